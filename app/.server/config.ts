@@ -1,0 +1,115 @@
+/** Configuration: read from the environment once at start, validated, frozen. */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+  .transform((value) => value.replace(/\/+$/, ""));
+const emailAddress = z.email({ error: "must be an email address" });
+
+const schema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  SITE_URL: httpUrl.optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  MAIL_TO: emailAddress.default("ventas@example.com"),
+  MAIL_FROM: emailAddress.default("web@example.com"),
+  PLATFORM_URL: httpUrl.optional(),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LEAD_RETENTION_DAYS: positiveInt.default(730),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
+  RATE_LIMIT_PER_HOUR: positiveInt.default(20),
+  FORM_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+});
+
+export type Config = Readonly<{
+  env: "production" | "development" | "test";
+  port: number;
+  host: string;
+  siteUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailTo: string;
+  mailFrom: string;
+  platformUrl: string | undefined;
+  trustProxy: number;
+  logLevel: string;
+  leadRetentionDays: number;
+  rateLimit: Readonly<{ perMinute: number; perHour: number }>;
+  /** HMAC key for the form's time trap; shared by every instance. */
+  formSecret: string;
+}>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses the environment; throws ConfigError with one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as most process managers write them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = schema.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const variable = issue?.path.join(".") ?? "environment";
+    throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? "is invalid"}`);
+  }
+  const v = result.data;
+  const dataDir = path.resolve(v.DATA_DIR);
+  return Object.freeze({
+    env: v.NODE_ENV,
+    port: v.PORT,
+    host: v.HOST,
+    siteUrl: v.SITE_URL ?? `http://localhost:${v.PORT}`,
+    dataDir,
+    databaseUrl: v.DATABASE_URL,
+    smtpUrl: v.SMTP_URL,
+    mailTo: v.MAIL_TO,
+    mailFrom: v.MAIL_FROM,
+    platformUrl: v.PLATFORM_URL,
+    trustProxy: v.TRUST_PROXY,
+    logLevel: v.LOG_LEVEL,
+    leadRetentionDays: v.LEAD_RETENTION_DAYS,
+    rateLimit: Object.freeze({ perMinute: v.RATE_LIMIT_PER_MINUTE, perHour: v.RATE_LIMIT_PER_HOUR }),
+    formSecret: v.FORM_SECRET ?? localSecret(dataDir),
+  });
+}
+
+/** Without FORM_SECRET, one instance keeps a random key in DATA_DIR so restarts keep it. */
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, "form-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** What may be logged: the configuration without secrets or credentials. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    port: config.port,
+    host: config.host,
+    siteUrl: config.siteUrl,
+    dataDir: config.dataDir,
+    database: config.databaseUrl ? redactUrl(config.databaseUrl) : "pglite",
+    mail: config.smtpUrl ? redactUrl(config.smtpUrl) : "files",
+    mailTo: config.mailTo,
+    trustProxy: config.trustProxy,
+  };
+}
+
+export function redactUrl(value: string): string {
+  const url = new URL(value);
+  if (url.password) url.password = "***";
+  return url.toString();
+}

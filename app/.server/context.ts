@@ -1,0 +1,21 @@
+/** What the Node server hands to every loader and action. */
+import { createContext } from "react-router";
+import type { Config } from "./config.ts";
+import type { Logger } from "./logger.ts";
+
+export interface AppServices {
+  config: Config;
+  log: Logger;
+}
+
+export interface RequestInfo {
+  requestId: string;
+  /** The client's address: the socket peer, or X-Forwarded-For when TRUST_PROXY trusts it. */
+  clientIp: string;
+  /** HTTPS as seen by the visitor (the socket, or X-Forwarded-Proto when trusted). */
+  secure: boolean;
+  log: Logger;
+}
+
+export const servicesContext = createContext<AppServices>();
+export const requestContext = createContext<RequestInfo>();

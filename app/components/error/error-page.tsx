@@ -1,0 +1,51 @@
+import { messagesFor } from "../../i18n";
+import type { Locale } from "../../i18n/locales";
+import { pagePath } from "../../lib/site";
+
+export interface ErrorPageProps {
+  lang: Locale;
+  /** HTTP status; 500 when unknown. */
+  status?: number;
+  /** Overrides the standard status message of non-404 errors. */
+  message?: string;
+  /** The technical reason, e.g. "Page not found: /fr". */
+  detail?: string;
+}
+
+/** The error page: one view for 404, another for every other status. */
+export function ErrorPage({ lang, status = 500, message, detail }: ErrorPageProps) {
+  return status === 404 ? (
+    <NotFoundView lang={lang} detail={detail} />
+  ) : (
+    <ServerErrorView lang={lang} status={status} message={message} />
+  );
+}
+
+function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
+  const t = messagesFor(lang).common.error;
+  return (
+    <section className="container py-5 error-page" aria-labelledby="error-title" data-status="404">
+      <p className="display-1 fw-bold text-body-secondary mb-0">404</p>
+      <h1 id="error-title">{t.notFoundTitle}</h1>
+      <p className="lead">{t.notFoundDescription}</p>
+      {detail ? <p className="text-body-secondary small">{detail}</p> : null}
+      <a className="btn btn-primary" href={pagePath("home", lang)}>
+        {t.backHome}
+      </a>
+    </section>
+  );
+}
+
+function ServerErrorView({ lang, status, message }: { lang: Locale; status: number; message?: string }) {
+  const t = messagesFor(lang).common.error;
+  return (
+    <section className="container py-5 error-page" aria-labelledby="error-title" data-status={status}>
+      <p className="display-1 fw-bold text-body-secondary mb-0">{status}</p>
+      <h1 id="error-title">{message ?? t.serverErrorTitle}</h1>
+      <p className="lead">{t.serverErrorDescription}</p>
+      <a className="btn btn-primary" href={pagePath("home", lang)}>
+        {t.backHome}
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { ServerRouter } from "react-router";
+import { requestContext } from "./.server/context";
+
+// The Node server reads these keys from the build so that both sides share them.
+export { requestContext, servicesContext } from "./.server/context";
+
+export const streamTimeout = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  const userAgent = request.headers.get("user-agent");
+  if (responseStatusCode >= 400 && userAgent && isbot(userAgent)) {
+    // Crawlers get no error page: log it and answer with the status alone.
+    loadContext
+      .get(requestContext)
+      .log.warn({ status: responseStatusCode, userAgent }, "error page not rendered for a crawler");
+    return new Response(`${responseStatusCode}\n`, {
+      status: responseStatusCode,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  if (request.method.toUpperCase() === "HEAD") {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+
+  // The server buffers every page (hashes for the CSP, ETag, compression), so
+  // render it whole rather than streaming the shell first.
+  return new Promise<Response>((resolve, reject) => {
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      onAllReady() {
+        const body = new PassThrough({
+          final(callback) {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            callback();
+          },
+        });
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        pipe(body);
+        resolve(
+          new Response(createReadableStreamFromReadable(body), {
+            headers: responseHeaders,
+            status: responseStatusCode,
+          }),
+        );
+      },
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        loadContext.get(requestContext).log.error({ err: error }, "render error");
+      },
+    });
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  context.get(requestContext).log.error({ err: error, method: request.method, url: request.url }, "unhandled error");
+};

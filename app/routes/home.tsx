@@ -1,0 +1,54 @@
+import { data, redirect } from "react-router";
+import { requestContext } from "../.server/context";
+import { localeCookie, negotiateLocale } from "../.server/locale";
+import { messagesFor } from "../i18n";
+import { isLocale, type Locale } from "../i18n/locales";
+import type { RouteHandle } from "../lib/route-handle";
+import { pagePath, resolveLang, sectionIds } from "../lib/site";
+import type { Route } from "./+types/home";
+
+export const handle: RouteHandle = { page: "home" };
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+export function loader({ params, request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { secure } = context.get(requestContext);
+  if (params.lang === undefined) {
+    // An explicit choice from the language switch overrides the cookie.
+    const chosen = url.searchParams.get("locale");
+    if (isLocale(chosen)) {
+      throw redirect(pagePath("home", chosen), {
+        status: 302,
+        headers: { "Set-Cookie": localeCookie(chosen, secure) },
+      });
+    }
+    const detected = negotiateLocale({
+      cookie: request.headers.get("cookie"),
+      acceptLanguage: request.headers.get("accept-language"),
+    });
+    if (detected !== "es") throw redirect(pagePath("home", detected), 302);
+  } else if (params.lang === "es") {
+    throw redirect(`/${url.search}`, 308);
+  } else if (params.lang !== "en") {
+    throw data(`Page not found: ${url.pathname}`, { status: 404 });
+  }
+  const lang: Locale = resolveLang(params.lang);
+  return data({ lang }, { headers: { "Set-Cookie": localeCookie(lang, secure) } });
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const t = messagesFor(loaderData.lang).home;
+  const titles = [t.intro.title, t.collaboration.title, t.architecture.title, t.useCases.title, t.contact.title];
+  return (
+    <>
+      {sectionIds.map((id, index) => (
+        <section key={id} id={id} className="container py-5" aria-labelledby={`${id}-title`}>
+          {index === 0 ? <h1 id={`${id}-title`}>{titles[index]}</h1> : <h2 id={`${id}-title`}>{titles[index]}</h2>}
+        </section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,252 @@
+/** The HTTP server: health, static files, then every other request through React Router. */
+import { createHash, randomUUID } from "node:crypto";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import type { createContext } from "react-router";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import type { AppServices, RequestInfo } from "../app/.server/context.ts";
+import { clientAddress, isSecureRequest } from "./client-address.ts";
+import { compress, isCompressible, pickEncoding } from "./compression.ts";
+import { limits } from "./limits.ts";
+import {
+  baseSecurityHeaders,
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  type SecurityOptions,
+} from "./security-headers.ts";
+import { loadStaticFiles, type StaticFile } from "./static-files.ts";
+
+type ContextKey<T> = ReturnType<typeof createContext<T>>;
+
+export interface ServerContexts {
+  servicesContext: ContextKey<AppServices>;
+  requestContext: ContextKey<RequestInfo>;
+}
+
+export interface SiteServerOptions {
+  build: ServerBuild;
+  clientDir: string;
+  services: AppServices;
+  /** Resolves true while the server and its database can take requests. */
+  isReady: () => Promise<boolean>;
+}
+
+type HeaderMap = Record<string, string | string[]>;
+
+export function createSiteServer(options: SiteServerOptions): http.Server {
+  const { build, services, isReady } = options;
+  const { config, log } = services;
+  const contexts = build.entry.module as unknown as ServerContexts;
+  const handler = createRequestHandler(build, config.env);
+  const staticFiles = loadStaticFiles(options.clientDir);
+  const security: SecurityOptions = { https: config.siteUrl.startsWith("https:") };
+  const baseHeaders = baseSecurityHeaders(security);
+  const origin = new URL(config.siteUrl).origin;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const requestLog = log.child({ reqId: requestId });
+    const rawUrl = req.url ?? "/";
+    res.on("finish", () => {
+      requestLog.info(
+        {
+          method: req.method,
+          url: rawUrl.slice(0, 300),
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        },
+        "request",
+      );
+    });
+    for (const [name, value] of Object.entries(baseHeaders)) res.setHeader(name, value);
+    res.setHeader("X-Request-Id", requestId);
+
+    if (rawUrl.length > limits.maxUrlLength) return sendText(res, 414, "URI Too Long");
+    const method = req.method ?? "GET";
+    const queryAt = rawUrl.indexOf("?");
+    const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
+
+    if (pathname === "/healthz" && (method === "GET" || method === "HEAD")) {
+      const ready = await isReady().catch(() => false);
+      res.setHeader("Cache-Control", "no-store");
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable" });
+    }
+
+    if (method === "GET" || method === "HEAD") {
+      const file = staticFiles.get(pathname);
+      if (file) return sendStatic(req, res, file);
+    }
+
+    const declaredLength = Number(req.headers["content-length"] ?? 0);
+    if (declaredLength > limits.maxBodyBytes) {
+      res.setHeader("Connection", "close");
+      return sendJson(res, 413, { statusCode: 413, statusMessage: "Payload Too Large" });
+    }
+
+    const info: RequestInfo = {
+      requestId,
+      clientIp: clientAddress(req, config.trustProxy),
+      secure: isSecureRequest(req, config.trustProxy),
+      log: requestLog,
+    };
+    const context = new RouterContextProvider();
+    context.set(contexts.servicesContext, services);
+    context.set(contexts.requestContext, info);
+
+    const response = await handler(toFetchRequest(req, res, origin), context);
+    await sendFetchResponse(req, res, response);
+  }
+
+  async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+    const headers: HeaderMap = {};
+    response.headers.forEach((value, name) => {
+      if (name !== "set-cookie") headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers["set-cookie"] = cookies;
+    let body: Buffer = response.body ? Buffer.from(await response.arrayBuffer()) : Buffer.alloc(0);
+    const contentType = response.headers.get("content-type");
+
+    if (contentType?.startsWith("text/html")) {
+      headers["content-security-policy"] = contentSecurityPolicy(inlineScriptHashes(body.toString("utf8")), security);
+      headers["cache-control"] ??= "private, no-cache";
+      const etag = `W/"${createHash("sha1").update(body).digest("base64url")}"`;
+      headers.etag = etag;
+      if (response.status === 200 && req.headers["if-none-match"] === etag) {
+        delete headers["content-type"];
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+    }
+
+    if (isCompressible(contentType, body.length)) {
+      headers.vary = appendVary(headers.vary, "Accept-Encoding");
+      const encoding = pickEncoding(req.headers["accept-encoding"]);
+      if (encoding !== "identity") {
+        body = await compress(body, encoding);
+        headers["content-encoding"] = encoding;
+      }
+    }
+    headers["content-length"] = String(body.length);
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  const server = http.createServer(
+    {
+      // Slow clients cannot hold a connection open: whole request within 15 s, headers within 10 s.
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        log.error({ err: error, method: req.method, url: req.url?.slice(0, 300) }, "request failed");
+        if (!res.headersSent) sendJson(res, 500, { statusCode: 500, statusMessage: "Internal Server Error" });
+        else res.destroy();
+      });
+    },
+  );
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+  return server;
+}
+
+/** A Fetch Request for React Router. URLs are built on SITE_URL's origin, never on the Host header. */
+function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
+  const controller = new AbortController();
+  res.on("close", () => controller.abort());
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string;
+    const value = req.rawHeaders[i + 1] as string;
+    try {
+      headers.append(name, value);
+    } catch {
+      // A header the Fetch API refuses (invalid bytes) is dropped, not fatal.
+    }
+  }
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(new URL(req.url ?? "/", origin), {
+    method,
+    headers,
+    signal: controller.signal,
+    body: hasBody ? (Readable.toWeb(limitBody(req, limits.maxBodyBytes)) as ReadableStream<Uint8Array>) : undefined,
+    // @ts-expect-error Node's fetch needs duplex for a streamed body; the DOM types do not know it.
+    duplex: hasBody ? "half" : undefined,
+  });
+}
+
+/** Thrown into the body stream when a client sends more than the limit without announcing it. */
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+}
+
+function limitBody(req: IncomingMessage, maxBytes: number): Readable {
+  async function* limited(source: AsyncIterable<Buffer>) {
+    let seen = 0;
+    for await (const chunk of source) {
+      seen += chunk.length;
+      if (seen > maxBytes) throw new BodyTooLargeError(`body over ${maxBytes} bytes`);
+      yield chunk;
+    }
+  }
+  return Readable.from(limited(req), { objectMode: false });
+}
+
+function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
+  const headers: HeaderMap = { "content-type": file.contentType, "cache-control": file.cacheControl, etag: file.etag };
+  if (req.headers["if-none-match"] === file.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  let body = file.body;
+  if (file.br || file.gzip) {
+    headers.vary = "Accept-Encoding";
+    const encoding = pickEncoding(req.headers["accept-encoding"]);
+    if (encoding === "br" && file.br) {
+      body = file.br;
+      headers["content-encoding"] = "br";
+    } else if (encoding !== "identity" && file.gzip) {
+      body = file.gzip;
+      headers["content-encoding"] = "gzip";
+    }
+  }
+  headers["content-length"] = String(body.length);
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+function appendVary(existing: string | string[] | undefined, value: string): string {
+  const current = Array.isArray(existing) ? existing.join(", ") : (existing ?? "");
+  if (
+    current
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(value.toLowerCase())
+  )
+    return current;
+  return current ? `${current}, ${value}` : value;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}

@@ -1,0 +1,38 @@
+/** Debian's Chromium through playwright-core; pages fail the test on console errors. */
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** console.error messages and uncaught page errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { page, errors, close: () => context.close() };
+}

@@ -1,0 +1,111 @@
+/** Starts the built production server as a child process on a free loopback port. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const projectRoot = path.resolve(import.meta.dirname, "../..");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  /** Every line the process wrote, stdout and stderr. */
+  output: string[];
+  /** Parsed JSON log lines. */
+  logs(): Record<string, unknown>[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  /** Reuse a data directory (restarts); a fresh temporary one otherwise. */
+  dataDir?: string;
+  port?: number;
+  /** Wait for /healthz to answer 200 (default true). */
+  waitUntilHealthy?: boolean;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "site-test-"));
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(projectRoot, "server/main.ts")], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SITE_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  let buffered = "";
+  const collect = (chunk: Buffer) => {
+    buffered += chunk.toString("utf8");
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    output.push(...lines);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  const server: RunningServer = {
+    url,
+    port,
+    dataDir,
+    child,
+    output,
+    logs: () =>
+      output.flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      }),
+    async stop(signal: NodeJS.Signals = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const code = await exited;
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+
+  if (options.waitUntilHealthy === false) return server;
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join("\n")}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await server.stop("SIGKILL");
+  throw new Error(`server did not become healthy:\n${output.join("\n")}`);
+}

@@ -1,0 +1,16 @@
+import { reactRouter } from "@react-router/dev/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [reactRouter()],
+  resolve: { tsconfigPaths: true },
+  css: {
+    preprocessorOptions: {
+      scss: {
+        quietDeps: true,
+        silenceDeprecations: ["import", "global-builtin", "color-functions", "if-function", "mixed-decls"],
+      },
+    },
+  },
+  build: { assetsInlineLimit: 0 },
+});

@@ -4,8 +4,14 @@ import { type RouteConfig, route } from "@react-router/dev/routes";
 // language in their handle; root.tsx falls back to the default locale.
 export default [
   route(":lang?", "routes/home.tsx", { id: "home" }),
+  route(":lang?/login", "routes/login.tsx", { id: "login" }),
+  route("privacidad", "routes/legal.tsx", { id: "privacy-es" }),
+  route("en/privacy", "routes/legal.tsx", { id: "privacy-en" }),
+  route("aviso-legal", "routes/legal.tsx", { id: "legal-notice-es" }),
+  route("en/legal-notice", "routes/legal.tsx", { id: "legal-notice-en" }),
   route("sitemap.xml", "routes/sitemap.ts", { id: "sitemap-es" }),
   route("en/sitemap.xml", "routes/sitemap.ts", { id: "sitemap-en" }),
   route("robots.txt", "routes/robots.ts"),
+  route("mail/send", "routes/mail-send.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

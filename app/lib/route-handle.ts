@@ -1,31 +1,33 @@
 import type { UIMatch } from "react-router";
 import type { Locale } from "../i18n/locales.ts";
-import type { PageId } from "./site.ts";
-import { resolveLang } from "./site.ts";
+import { type PageId, pageAt, resolveLang } from "./site.ts";
 
 /** Layouts a route can ask for by name in its handle; "default" when it names none. */
 export type LayoutName = "default" | "bare";
 
 export interface RouteHandle {
   layout?: LayoutName;
-  /** The language of a route whose path has no `lang` segment. */
-  lang?: Locale;
-  page?: PageId;
 }
 
 function handleOf(match: UIMatch | undefined): RouteHandle {
   return (match?.handle ?? {}) as RouteHandle;
 }
 
+/**
+ * The page's language: the route's `lang` parameter; for pages whose path has
+ * none, the locale the site structure gives that path (an unknown path under
+ * /en/ is still an English visitor's); else the default locale.
+ */
 export function langFromMatches(matches: UIMatch[]): Locale {
   const deepest = matches.at(-1);
-  // An unknown path under /en/ is still an English visitor's page.
-  const fromPath = deepest?.pathname === "/en" || deepest?.pathname.startsWith("/en/") ? "en" : undefined;
-  return resolveLang(deepest?.params.lang, handleOf(deepest).lang ?? fromPath);
+  const pathname = deepest?.pathname ?? "/";
+  const fromPath = pageAt(pathname)?.locale ?? (pathname === "/en" || pathname.startsWith("/en/") ? "en" : undefined);
+  return resolveLang(deepest?.params.lang, fromPath);
 }
 
+/** The site page being shown, if the path is one of the site's pages. */
 export function pageFromMatches(matches: UIMatch[]): PageId | undefined {
-  return handleOf(matches.at(-1)).page;
+  return pageAt(matches.at(-1)?.pathname ?? "")?.page;
 }
 
 export function layoutFromMatches(matches: UIMatch[]): LayoutName {

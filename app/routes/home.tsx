@@ -1,13 +1,14 @@
 import { data, redirect } from "react-router";
 import { requestContext } from "../.server/context";
 import { localeCookie, negotiateLocale } from "../.server/locale";
-import { messagesFor } from "../i18n";
+import { ArchitectureSection } from "../components/sections/architecture-section";
+import { CollaborationSection } from "../components/sections/collaboration-section";
+import { ContactSection } from "../components/sections/contact-section";
+import { IntroSection } from "../components/sections/intro-section";
+import { UseCasesSection } from "../components/sections/use-cases-section";
 import { isLocale, type Locale } from "../i18n/locales";
-import type { RouteHandle } from "../lib/route-handle";
-import { pagePath, resolveLang, sectionIds } from "../lib/site";
+import { pagePath, resolveLang } from "../lib/site";
 import type { Route } from "./+types/home";
-
-export const handle: RouteHandle = { page: "home" };
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
@@ -40,15 +41,14 @@ export function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const t = messagesFor(loaderData.lang).home;
-  const titles = [t.intro.title, t.collaboration.title, t.architecture.title, t.useCases.title, t.contact.title];
+  const { lang } = loaderData;
   return (
     <>
-      {sectionIds.map((id, index) => (
-        <section key={id} id={id} className="container py-5" aria-labelledby={`${id}-title`}>
-          {index === 0 ? <h1 id={`${id}-title`}>{titles[index]}</h1> : <h2 id={`${id}-title`}>{titles[index]}</h2>}
-        </section>
-      ))}
+      <IntroSection lang={lang} />
+      <CollaborationSection lang={lang} />
+      <ArchitectureSection lang={lang} />
+      <UseCasesSection lang={lang} />
+      <ContactSection lang={lang} />
     </>
   );
 }

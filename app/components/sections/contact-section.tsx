@@ -1,0 +1,11 @@
+import { messagesFor } from "../../i18n";
+import type { Locale } from "../../i18n/locales";
+
+export function ContactSection({ lang }: { lang: Locale }) {
+  const t = messagesFor(lang).home.contact;
+  return (
+    <section id="contact" className="container py-5" aria-labelledby="contact-title">
+      <h2 id="contact-title">{t.title}</h2>
+    </section>
+  );
+}

@@ -1,5 +1,7 @@
 import { data, redirect } from "react-router";
-import { requestContext } from "../.server/context";
+import { loadContactFormState } from "../.server/contact/form-state";
+import { requestContext, servicesContext } from "../.server/context";
+import { loadHomeContent } from "../.server/home-content";
 import { localeCookie, negotiateLocale } from "../.server/locale";
 import { ArchitectureSection } from "../components/sections/architecture-section";
 import { CollaborationSection } from "../components/sections/collaboration-section";
@@ -14,9 +16,10 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const { secure } = context.get(requestContext);
+  const info = context.get(requestContext);
+  const { secure } = info;
   if (params.lang === undefined) {
     // An explicit choice from the language switch overrides the cookie.
     const chosen = url.searchParams.get("locale");
@@ -37,18 +40,22 @@ export function loader({ params, request, context }: Route.LoaderArgs) {
     throw data(`Page not found: ${url.pathname}`, { status: 404 });
   }
   const lang: Locale = resolveLang(params.lang);
-  return data({ lang }, { headers: { "Set-Cookie": localeCookie(lang, secure) } });
+  const [content, contactForm] = await Promise.all([
+    loadHomeContent(lang),
+    loadContactFormState(request, context.get(servicesContext), info),
+  ]);
+  return data({ lang, content, contactForm }, { headers: { "Set-Cookie": localeCookie(lang, secure) } });
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { lang } = loaderData;
+  const { lang, content, contactForm } = loaderData;
   return (
     <>
-      <IntroSection lang={lang} />
-      <CollaborationSection lang={lang} />
-      <ArchitectureSection lang={lang} />
-      <UseCasesSection lang={lang} />
-      <ContactSection lang={lang} />
+      <IntroSection lang={lang} content={content} />
+      <CollaborationSection lang={lang} content={content} />
+      <ArchitectureSection lang={lang} content={content} />
+      <UseCasesSection lang={lang} content={content} />
+      <ContactSection lang={lang} form={contactForm} />
     </>
   );
 }

@@ -17,6 +17,8 @@ afterEach(() => {
   const calls = spy?.mock.calls ?? [];
   spy?.mockRestore();
   if (!allowed && calls.length > 0) {
-    throw new Error(`unexpected console.error: ${calls.map((call: unknown[]) => call.map(String).join(" ")).join("\n")}`);
+    throw new Error(
+      `unexpected console.error: ${calls.map((call: unknown[]) => call.map(String).join(" ")).join("\n")}`,
+    );
   }
 });

@@ -1,0 +1,2 @@
+/** Spanish: the contact section and its form. */
+export const contact = {};

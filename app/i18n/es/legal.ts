@@ -1,0 +1,2 @@
+/** Spanish: legal notice, privacy policy and login information pages. */
+export const legal = {};

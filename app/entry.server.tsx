@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { requestContext } from "./.server/context";
 
 // The Node server reads these keys from the build so that both sides share them.
@@ -69,5 +69,10 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  context.get(requestContext).log.error({ err: error, method: request.method, url: request.url }, "unhandled error");
+  const log = context.get(requestContext).log;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    log.info({ status: error.status, method: request.method, url: request.url }, "request refused");
+    return;
+  }
+  log.error({ err: error, method: request.method, url: request.url }, "unhandled error");
 };

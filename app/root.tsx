@@ -11,6 +11,7 @@ import {
 import { servicesContext } from "./.server/context";
 import type { Route } from "./+types/root";
 import { ErrorPage } from "./components/error/error-page";
+import { DefaultLayout } from "./components/layout/default-layout";
 import { layouts } from "./components/layout/layouts";
 import { langFromMatches, layoutFromMatches } from "./lib/route-handle";
 import "./styles/app.scss";
@@ -64,9 +65,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     message = error.statusText || undefined;
     detail = typeof error.data === "string" ? error.data : undefined;
   }
-  const DefaultLayout = layouts.default;
   return (
-    <DefaultLayout>
+    <DefaultLayout error>
       <ErrorPage lang={lang} status={status} message={message} detail={detail} />
     </DefaultLayout>
   );

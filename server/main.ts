@@ -20,6 +20,8 @@ try {
   throw error;
 }
 
+// React and React Router pick their production builds from NODE_ENV.
+process.env.NODE_ENV = config.env;
 const log = createLogger(config.logLevel);
 const root = path.resolve(import.meta.dirname, "..");
 const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;

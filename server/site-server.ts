@@ -73,6 +73,14 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable" });
     }
 
+    if ((method === "GET" || method === "HEAD") && pathname.length > 1 && pathname.endsWith("/")) {
+      // One URL per page: drop trailing slashes (and never redirect to another host via "//").
+      const target = `/${pathname.replace(/^\/+|\/+$/g, "")}${queryAt < 0 ? "" : rawUrl.slice(queryAt)}`;
+      res.writeHead(308, { location: target, "content-length": 0 });
+      res.end();
+      return;
+    }
+
     if (method === "GET" || method === "HEAD") {
       const file = staticFiles.get(pathname);
       if (file) return sendStatic(req, res, file);

@@ -33,7 +33,7 @@ export function localeFromAcceptLanguage(header: string | null | undefined): Loc
   const candidates = requested.filter((tag) => tag !== "*" && isWellFormedTag(tag));
   if (candidates.length === 0) return undefined;
   try {
-    const best = match(candidates, [...locales], "none", { algorithm: "best fit" });
+    const best = match(candidates, [...locales], "und", { algorithm: "best fit" });
     return isLocale(best) ? best : undefined;
   } catch {
     return undefined;

@@ -29,7 +29,7 @@ export function storageItem<T>(
   options: { maxAge?: number; storage?: () => Storage | undefined; now?: () => number } = {},
 ): StorageItem<T> {
   const getStorage = options.storage ?? backend;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const fullKey = `site:${key}`;
   return {
     get() {

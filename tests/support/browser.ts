@@ -26,8 +26,16 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
+/**
+ * Headless Chromium announces itself as "HeadlessChrome", which crawler
+ * detection rightly flags; visitors' browsers do not, so tests use a plain UA.
+ */
+export function visitorUserAgent(browser: Browser): string {
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+}
+
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ userAgent: visitorUserAgent(browser), ...options });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message) => {

@@ -6,14 +6,14 @@ import { LanguageSwitch } from "./language-switch";
 import { PageHead } from "./page-head";
 
 /** The default layout: skip link, header with menu, main landmark, footer. */
-export function DefaultLayout({ children }: { children: ReactNode }) {
+export function DefaultLayout({ children, error = false }: { children: ReactNode; error?: boolean }) {
   const matches = useMatches();
   const lang = langFromMatches(matches);
   const page = pageFromMatches(matches);
   const t = messagesFor(lang).common;
   return (
     <>
-      {page ? <PageHead page={page} lang={lang} /> : null}
+      {page && !error ? <PageHead page={page} lang={lang} /> : null}
       <a className="visually-hidden-focusable" href="#main">
         {t.nav.skipToContent}
       </a>

@@ -1,11 +1,10 @@
-/** Entry point of the production server: configuration, services, HTTP, shutdown. */
+/** Entry point of the production server: configuration, services, HTTP, graceful shutdown. */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { ConfigError, describeConfig, loadConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { limits } from "./limits.ts";
-import { createSiteServer } from "./site-server.ts";
 
 const startedAt = performance.now();
 
@@ -20,18 +19,28 @@ try {
   throw error;
 }
 
-// React and React Router pick their production builds from NODE_ENV.
+// React and React Router pick their production or development builds from
+// NODE_ENV when first imported, so it is set before anything imports them.
 process.env.NODE_ENV = config.env;
+const { createSiteServer } = await import("./site-server.ts");
 const log = createLogger(config.logLevel);
 const root = path.resolve(import.meta.dirname, "..");
 const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
+
+/** What runs beside the HTTP server (database, outbox worker): started before listening, stopped after it. */
+interface Lifecycle {
+  isReady(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+const lifecycle: Lifecycle = { isReady: async () => true, stop: async () => {} };
 
 let shuttingDown = false;
 const server = createSiteServer({
   build,
   clientDir: path.join(root, "build/client"),
   services: { config, log },
-  isReady: async () => !shuttingDown,
+  isReady: async () => !shuttingDown && (await lifecycle.isReady()),
+  isShuttingDown: () => shuttingDown,
 });
 
 server.listen(config.port, config.host, () => {
@@ -40,25 +49,35 @@ server.listen(config.port, config.host, () => {
   log.info({ ...describeConfig(config), port, startupMs: Math.round(performance.now() - startedAt) }, "listening");
 });
 
-function shutdown(signal: string): void {
+/**
+ * First signal: stop accepting, let in-flight requests finish (bounded), stop
+ * the worker after its current send, close the database, exit 0.
+ * A second signal exits at once.
+ */
+async function shutdown(signal: string): Promise<void> {
   if (shuttingDown) {
     log.warn({ signal }, "second signal: exiting now");
     process.exit(1);
   }
   shuttingDown = true;
   log.info({ signal }, "shutting down");
-  const force = setTimeout(() => {
-    log.warn("in-flight requests did not finish in time");
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const grace = setTimeout(() => {
+    log.warn({ graceMs: limits.shutdownGraceMs }, "in-flight requests did not finish in time; closing them");
     server.closeAllConnections();
   }, limits.shutdownGraceMs);
-  force.unref();
-  server.close(() => {
-    log.info("stopped");
-    process.exit(0);
-  });
-  server.closeIdleConnections();
+  await closed;
+  clearTimeout(grace);
+  try {
+    await lifecycle.stop();
+  } catch (error) {
+    log.error({ err: error }, "error while stopping services");
+  }
+  log.info({ signal }, "stopped");
+  process.exit(0);
 }
 
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("unhandledRejection", (reason) => log.error({ err: reason }, "unhandled rejection"));

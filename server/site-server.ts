@@ -5,9 +5,12 @@ import { Readable } from "node:stream";
 import type { createContext } from "react-router";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { AppServices, RequestInfo } from "../app/.server/context.ts";
+import { negotiateLocale } from "../app/.server/locale.ts";
+import { pagePaths } from "../app/lib/site.ts";
 import { clientAddress, isSecureRequest } from "./client-address.ts";
 import { compress, isCompressible, pickEncoding } from "./compression.ts";
 import { limits } from "./limits.ts";
+import { type CachedPage, createPageCache, type HeaderMap, isCachedPage, type RenderedPage } from "./page-cache.ts";
 import {
   baseSecurityHeaders,
   contentSecurityPolicy,
@@ -29,9 +32,11 @@ export interface SiteServerOptions {
   services: AppServices;
   /** Resolves true while the server and its database can take requests. */
   isReady: () => Promise<boolean>;
+  /** True once shutdown has begun: connections are closed after their response. */
+  isShuttingDown?: () => boolean;
+  /** How long a rendered page is served from memory; 0 renders every request. */
+  pageCacheTtlMs?: number;
 }
-
-type HeaderMap = Record<string, string | string[]>;
 
 export function createSiteServer(options: SiteServerOptions): http.Server {
   const { build, services, isReady } = options;
@@ -42,6 +47,9 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
   const security: SecurityOptions = { https: config.siteUrl.startsWith("https:") };
   const baseHeaders = baseSecurityHeaders(security);
   const origin = new URL(config.siteUrl).origin;
+  const pageCacheTtlMs = options.pageCacheTtlMs ?? 1000;
+  const pageCache = createPageCache(pageCacheTtlMs);
+  const cacheablePaths = new Set(Object.values(pagePaths).flatMap((paths) => Object.values(paths)));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -61,6 +69,7 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
     });
     for (const [name, value] of Object.entries(baseHeaders)) res.setHeader(name, value);
     res.setHeader("X-Request-Id", requestId);
+    if (options.isShuttingDown?.()) res.setHeader("Connection", "close");
 
     if (rawUrl.length > limits.maxUrlLength) return sendText(res, 414, "URI Too Long");
     const method = req.method ?? "GET";
@@ -86,60 +95,92 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
       if (file) return sendStatic(req, res, file);
     }
 
+    if (!isSafeMethod(method) && !isAllowedOrigin(req, origin)) {
+      return sendJson(res, 403, { statusCode: 403, statusMessage: "Forbidden: cross-origin request" });
+    }
+
     const declaredLength = Number(req.headers["content-length"] ?? 0);
     if (declaredLength > limits.maxBodyBytes) {
       res.setHeader("Connection", "close");
       return sendJson(res, 413, { statusCode: 413, statusMessage: "Payload Too Large" });
     }
 
-    const info: RequestInfo = {
-      requestId,
-      clientIp: clientAddress(req, config.trustProxy),
-      secure: isSecureRequest(req, config.trustProxy),
-      log: requestLog,
-    };
-    const context = new RouterContextProvider();
-    context.set(contexts.servicesContext, services);
-    context.set(contexts.requestContext, info);
+    const secure = isSecureRequest(req, config.trustProxy);
+    if (pageCacheTtlMs > 0 && (method === "GET" || method === "HEAD") && queryAt < 0 && cacheablePaths.has(pathname)) {
+      // "/" depends on the visitor's language: only Spanish visitors get its cached copy.
+      const spanish =
+        pathname !== "/" ||
+        negotiateLocale({ cookie: req.headers.cookie, acceptLanguage: req.headers["accept-language"] }) === "es";
+      if (spanish) {
+        const page = await pageCache.get(`${pathname} ${secure}`, () => renderForCache(pathname, secure));
+        return sendPage(req, res, page);
+      }
+    }
 
-    const response = await handler(toFetchRequest(req, res, origin), context);
-    await sendFetchResponse(req, res, response);
+    const info: RequestInfo = { requestId, clientIp: clientAddress(req, config.trustProxy), secure, log: requestLog };
+    const response = await handler(toFetchRequest(req, res, origin), routerContext(info));
+    await sendPage(req, res, await materialize(response));
   }
 
-  async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  /** Buffers React Router's answer and adds what a page needs: CSP with script hashes, cache policy, ETag. */
+  async function materialize(response: Response): Promise<RenderedPage & { etag?: string }> {
     const headers: HeaderMap = {};
     response.headers.forEach((value, name) => {
       if (name !== "set-cookie") headers[name] = value;
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) headers["set-cookie"] = cookies;
-    let body: Buffer = response.body ? Buffer.from(await response.arrayBuffer()) : Buffer.alloc(0);
-    const contentType = response.headers.get("content-type");
+    const body: Buffer = response.body ? Buffer.from(await response.arrayBuffer()) : Buffer.alloc(0);
+    if (!response.headers.get("content-type")?.startsWith("text/html"))
+      return { status: response.status, headers, body };
+    headers["content-security-policy"] = contentSecurityPolicy(inlineScriptHashes(body.toString("utf8")), security);
+    headers["cache-control"] ??= "private, no-cache";
+    const etag = `W/"${createHash("sha1").update(body).digest("base64url")}"`;
+    headers.etag = etag;
+    return { status: response.status, headers, body, etag };
+  }
 
-    if (contentType?.startsWith("text/html")) {
-      headers["content-security-policy"] = contentSecurityPolicy(inlineScriptHashes(body.toString("utf8")), security);
-      headers["cache-control"] ??= "private, no-cache";
-      const etag = `W/"${createHash("sha1").update(body).digest("base64url")}"`;
-      headers.etag = etag;
-      if (response.status === 200 && req.headers["if-none-match"] === etag) {
-        delete headers["content-type"];
-        res.writeHead(304, headers);
-        res.end();
-        return;
-      }
+  async function sendPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page: CachedPage | (RenderedPage & { etag?: string }),
+  ) {
+    const headers: HeaderMap = { ...page.headers };
+    if (page.status === 200 && page.etag && req.headers["if-none-match"] === page.etag) {
+      delete headers["content-type"];
+      res.writeHead(304, headers);
+      res.end();
+      return;
     }
-
-    if (isCompressible(contentType, body.length)) {
+    let body = page.body;
+    const contentType = headers["content-type"];
+    if (isCompressible(typeof contentType === "string" ? contentType : undefined, body.length)) {
       headers.vary = appendVary(headers.vary, "Accept-Encoding");
       const encoding = pickEncoding(req.headers["accept-encoding"]);
       if (encoding !== "identity") {
-        body = await compress(body, encoding);
+        body = isCachedPage(page) ? (encoding === "br" ? page.br : page.gzip) : await compress(body, encoding);
         headers["content-encoding"] = encoding;
       }
     }
     headers["content-length"] = String(body.length);
-    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.writeHead(page.status, headers);
     res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  function routerContext(info: RequestInfo): RouterContextProvider {
+    const context = new RouterContextProvider();
+    context.set(contexts.servicesContext, services);
+    context.set(contexts.requestContext, info);
+    return context;
+  }
+
+  /** Renders a cacheable page as an anonymous first visit would see it. */
+  async function renderForCache(pathname: string, secure: boolean) {
+    const requestId = `cache-${randomUUID()}`;
+    const info: RequestInfo = { requestId, clientIp: "127.0.0.1", secure, log: log.child({ reqId: requestId }) };
+    const request = new Request(new URL(pathname, origin), { headers: { accept: "text/html" } });
+    const page = await materialize(await handler(request, routerContext(info)));
+    return { ...page, etag: page.etag ?? "" };
   }
 
   const server = http.createServer(
@@ -164,6 +205,30 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   return server;
+}
+
+function isSafeMethod(method: string): boolean {
+  return method === "GET" || method === "HEAD" || method === "OPTIONS";
+}
+
+/**
+ * Cross-site request forgery guard for POSTs. A browser's Origin must be the
+ * site's public origin (SITE_URL) or the origin the browser addressed (its Host
+ * header: same-origin by definition, e.g. 127.0.0.1 instead of localhost).
+ * Without an Origin header (old browsers, API clients), a browser's
+ * Sec-Fetch-Site must not say cross-site; otherwise the request is let through
+ * and left to the rate limits and form traps.
+ */
+export function isAllowedOrigin(req: IncomingMessage, siteOrigin: string): boolean {
+  const requestOrigin = req.headers.origin;
+  if (requestOrigin === undefined) {
+    const fetchSite = req.headers["sec-fetch-site"];
+    return fetchSite === undefined || fetchSite === "same-origin" || fetchSite === "none";
+  }
+  if (requestOrigin === siteOrigin) return true;
+  const host = req.headers.host;
+  if (!host) return false;
+  return requestOrigin === `http://${host}` || requestOrigin === `https://${host}`;
 }
 
 /** A Fetch Request for React Router. URLs are built on SITE_URL's origin, never on the Host header. */

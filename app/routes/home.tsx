@@ -44,7 +44,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     loadHomeContent(lang),
     loadContactFormState(request, context.get(servicesContext), info),
   ]);
-  return data({ lang, content, contactForm }, { headers: { "Set-Cookie": localeCookie(lang, secure) } });
+  const headers = new Headers({ "Set-Cookie": localeCookie(lang, secure) });
+  // "/" answers by the visitor's cookie and languages; caches must know.
+  if (params.lang === undefined) headers.set("Vary", "Cookie, Accept-Language");
+  return data({ lang, content, contactForm }, { headers });
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

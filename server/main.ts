@@ -62,13 +62,16 @@ async function shutdown(signal: string): Promise<void> {
   shuttingDown = true;
   log.info({ signal }, "shutting down");
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections become idle as their last response ends: close them as they do.
   server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
   const grace = setTimeout(() => {
     log.warn({ graceMs: limits.shutdownGraceMs }, "in-flight requests did not finish in time; closing them");
     server.closeAllConnections();
   }, limits.shutdownGraceMs);
   await closed;
   clearTimeout(grace);
+  clearInterval(sweep);
   try {
     await lifecycle.stop();
   } catch (error) {

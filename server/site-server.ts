@@ -190,6 +190,8 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
       headersTimeout: limits.headersTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       maxHeaderSize: limits.maxHeaderBytes,
+      // How often the timeouts above are enforced (Node's default is 30 s).
+      connectionsCheckingInterval: 1_000,
     },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {

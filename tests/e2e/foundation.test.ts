@@ -109,3 +109,23 @@ describe("in Chromium", () => {
     await close();
   });
 });
+
+describe("client start", () => {
+  it("logs a failed start as an error while mounting the app, then rethrows it", async () => {
+    const { page, errors, close } = await openPage(browser);
+    // Hide React Router's server context from the client so that hydration cannot start.
+    await page.addInitScript(() => {
+      Object.defineProperty(window, "__reactRouterContext", {
+        configurable: false,
+        get: () => undefined,
+        set: () => {},
+      });
+    });
+    await page.goto(`${server.url}/en`);
+    await page.waitForTimeout(500);
+    expect(errors.some((message) => message.startsWith("Error while mounting the app:"))).toBe(true);
+    // Rethrown: the same failure also reaches the page as an uncaught error.
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    await close();
+  });
+});

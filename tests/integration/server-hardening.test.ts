@@ -188,6 +188,40 @@ describe("bad requests at the HTTP layer", () => {
     expect(answer).toContain('"statusCode":413');
   });
 
+  it("answers odd bytes in paths with a 404 or 400, never a 5xx", async () => {
+    for (const target of ["/%00", "/%FF%FE", "/en/%00%0d%0aSet-Cookie:x=1", "/%C0%AF", "/?%%%"]) {
+      const answer = await raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nUser-Agent: ${ua}\r\nConnection: close\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 (200|400|404)/);
+      expect(answer).not.toMatch(/^Set-Cookie: x=1/m);
+    }
+    const binary = Buffer.concat([
+      Buffer.from("GET /"),
+      Buffer.from([0xff, 0xfe, 0x80]),
+      Buffer.from(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    ]);
+    expect(await raw(binary)).toMatch(/^HTTP\/1\.1 (400|404)/);
+  });
+
+  it("drops a client that sends its headers too slowly (slow loris)", async () => {
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(server.port, "127.0.0.1");
+      let received = "";
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+      });
+      socket.on("close", () => resolve(received));
+      socket.write("GET / HTTP/1.1\r\nHost: x\r\n");
+      const drip = setInterval(() => {
+        if (socket.writable) socket.write("X-Slow: 1\r\n");
+        else clearInterval(drip);
+      }, 1_000);
+      socket.on("close", () => clearInterval(drip));
+    });
+    expect(answer === "" || /^HTTP\/1\.1 408/.test(answer)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(14_000);
+  }, 20_000);
+
   it("still serves pages after all of that", async () => {
     expect((await get("/en")).status).toBe(200);
     expect(server.child.exitCode).toBeNull();

@@ -13,9 +13,19 @@ export interface LoadedResource {
   failed?: string;
 }
 
+/**
+ * Chromium asks for /favicon.ico on its own after some loads and not others (it remembers
+ * answers per browser): left out of counts so they stay deterministic.
+ */
+export function isImplicitFavicon(resource: LoadedResource): boolean {
+  return resource.type === "Other" && new URL(resource.url).pathname === "/favicon.ico";
+}
+
 export interface PageLoad {
   finalUrl: string;
+  /** Every request the page made, Chromium's own favicon request left out. */
   resources: LoadedResource[];
+  implicitFavicon: boolean;
   /** Stylesheets and classic synchronous scripts in the document that come from another origin. */
   renderBlockingOtherOrigin: string[];
 }
@@ -88,7 +98,13 @@ export async function loadPage(browser: Browser, url: string, options: LoadOptio
       ];
       return blocking.filter((href) => href && new URL(href, location.href).origin !== ownOrigin);
     }, origin);
-    return { finalUrl: page.url(), resources: [...byId.values()], renderBlockingOtherOrigin };
+    const resources = [...byId.values()];
+    return {
+      finalUrl: page.url(),
+      resources: resources.filter((r) => !isImplicitFavicon(r)),
+      implicitFavicon: resources.some(isImplicitFavicon),
+      renderBlockingOtherOrigin,
+    };
   } finally {
     await context.close();
   }

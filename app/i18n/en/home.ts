@@ -9,7 +9,15 @@ export const home: Messages["home"] = {
     cta: "Book a demo",
     secondaryCta: "See how it works",
     sourcesLabel: "Some of the sources we watch",
-    sources: ["BOE", "EU Official Journal · EUR-Lex", "Regional gazettes", "Bank of Spain", "CNMV", "AEMPS", "EBA · ESMA"],
+    sources: [
+      "BOE",
+      "EU Official Journal · EUR-Lex",
+      "Regional gazettes",
+      "Bank of Spain",
+      "CNMV",
+      "AEMPS",
+      "EBA · ESMA",
+    ],
     feed: {
       title: "What an alert looks like",
       note: "Illustrative example",
@@ -149,8 +157,7 @@ export const home: Messages["home"] = {
         id: "automotive",
         title: "Automotive",
         audience: "Engineering, Quality and Public Affairs",
-        example:
-          "EU type-approval regulations, emissions standards and regional grant schemes for electric mobility.",
+        example: "EU type-approval regulations, emissions standards and regional grant schemes for electric mobility.",
       },
       {
         id: "tech",

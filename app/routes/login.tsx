@@ -1,6 +1,8 @@
 import { data, redirect } from "react-router";
 import { servicesContext } from "../.server/context";
 import { SvgIcon } from "../components/ui/icons";
+import { legalTexts as en } from "../content/legal/en";
+import { legalTexts as es } from "../content/legal/es";
 import { messagesFor } from "../i18n";
 import { pagePath } from "../lib/site";
 import type { Route } from "./+types/login";
@@ -20,12 +22,13 @@ const pointIcons = ["groups", "mfa", "login"] as const;
 /** How customers reach the platform; there is deliberately no sign-in form here. */
 export default function Login({ loaderData }: Route.ComponentProps) {
   const { lang } = loaderData;
-  const t = messagesFor(lang).legal.login;
+  const t = (lang === "en" ? en : es).login;
+  const title = messagesFor(lang).legal.login.title;
   return (
     <div className="container py-5 login-page">
       <div className="row justify-content-center">
         <div className="col-lg-8">
-          <h1 className="mb-3">{t.title}</h1>
+          <h1 className="mb-3">{title}</h1>
           <p className="lead text-body-secondary">{t.lead}</p>
           <ul className="list-unstyled my-5">
             {t.points.map((point, index) => (

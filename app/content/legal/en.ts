@@ -1,6 +1,6 @@
 import type { LegalTexts } from "./es.ts";
 
-/** English legal texts (legal notice, privacy policy). */
+/** English legal texts (legal notice, privacy policy) and the login information page. */
 export const legalTexts: LegalTexts = {
   lastUpdatedLabel: "Last updated",
   lastUpdated: "1 January 2025",
@@ -98,5 +98,25 @@ export const legalTexts: LegalTexts = {
         ],
       },
     ],
+  },
+  login: {
+    lead: "The platform is for customers only. There is no open sign-up: every account is created and managed by your own company.",
+    points: [
+      {
+        title: "Accounts set up for your company",
+        text: "When the service starts we create accounts for your organisation's administrators, who then invite colleagues and organise them into groups by area or department.",
+      },
+      {
+        title: "Multi-factor authentication",
+        text: "Every sign-in asks for a second factor on top of the password, so a leaked password alone never opens your account.",
+      },
+      {
+        title: "Already a customer?",
+        text: "Sign in from the link in your invitation. If you can't find it, ask your company's administrator.",
+      },
+    ],
+    ctaTitle: "Not a customer yet?",
+    ctaText: "Tell us what you need to keep track of and we'll show you the platform with sources from your industry.",
+    cta: "Book a demo",
   },
 };

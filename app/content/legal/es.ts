@@ -1,5 +1,5 @@
 /**
- * Spanish legal texts (legal notice, privacy policy): the source of truth for their shape.
+ * Spanish legal texts (legal notice, privacy policy) and the login information page: the source of truth for their shape.
  * Kept out of the message catalogs so that only the legal pages download them.
  * Placeholders in braces ({legalName}, {email}, …) are filled from app/content/company.ts.
  */
@@ -100,6 +100,26 @@ export const legalTexts = {
         ],
       },
     ],
+  },
+  login: {
+    lead: "La plataforma está reservada a los clientes. No hay registro abierto: cada acceso lo crea y lo controla tu propia empresa.",
+    points: [
+      {
+        title: "Cuentas creadas para tu empresa",
+        text: "Al empezar el servicio damos de alta a los administradores de tu organización, que a su vez invitan a sus compañeros y los organizan en grupos por área o departamento.",
+      },
+      {
+        title: "Autenticación multifactor",
+        text: "Cada acceso exige un segundo factor además de la contraseña. Así, aunque una contraseña se filtre, nadie entra en vuestra cuenta.",
+      },
+      {
+        title: "¿Ya eres cliente?",
+        text: "Entra desde el enlace que recibiste en tu invitación. Si lo has perdido, pide ayuda al administrador de tu empresa.",
+      },
+    ],
+    ctaTitle: "¿Aún no eres cliente?",
+    ctaText: "Cuéntanos qué necesitas vigilar y te enseñamos la plataforma con fuentes de tu sector.",
+    cta: "Solicita una demostración",
   },
 };
 

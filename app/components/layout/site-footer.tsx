@@ -45,7 +45,12 @@ export function SiteFooter({ lang, page, active }: { lang: Locale; page: PageId;
           </nav>
           <div className="col-6 col-sm-3 col-lg-2">
             <h2 className="footer-heading">{t.footer.languageHeading}</h2>
-            <LanguageSwitch lang={lang} page={page} hash={page === "home" ? active : undefined} className="small" />
+            <LanguageSwitch
+              lang={lang}
+              page={page}
+              hash={page === "home" && active !== "intro" ? active : undefined}
+              className="small"
+            />
           </div>
         </div>
         <p className="small text-body-secondary border-top pt-4 mt-4 mb-0">

@@ -88,7 +88,7 @@ export function SiteHeader({ lang, page, active }: { lang: Locale; page: PageId;
                 <LanguageSwitch
                   lang={lang}
                   page={page}
-                  hash={page === "home" ? active : undefined}
+                  hash={page === "home" && active !== "intro" ? active : undefined}
                   className="btn btn-sm btn-link nav-lang"
                 />
                 <ColorModeToggle lang={lang} />

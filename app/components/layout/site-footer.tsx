@@ -54,7 +54,7 @@ export function SiteFooter({ lang, page, active }: { lang: Locale; page: PageId;
           </div>
         </div>
         <p className="small text-body-secondary border-top pt-4 mt-4 mb-0">
-          © {company.since} {company.legalName}. {t.footer.rights}
+          © {company.since} {company.legalName} · {t.footer.rights}
         </p>
       </div>
     </footer>

@@ -13,6 +13,8 @@ import type { Route } from "./+types/root";
 import { ErrorPage } from "./components/error/error-page";
 import { DefaultLayout } from "./components/layout/default-layout";
 import { layouts } from "./components/layout/layouts";
+import { breakpointScript } from "./lib/breakpoints";
+import { colorModeScript } from "./lib/color-mode";
 import { langFromMatches, layoutFromMatches } from "./lib/route-handle";
 import "./styles/app.scss";
 
@@ -31,13 +33,25 @@ export function useRootData(): RootData | undefined {
 export function Layout({ children }: { children: ReactNode }) {
   const lang = langFromMatches(useMatches());
   return (
-    <html lang={lang}>
+    // The inline scripts add attributes and classes before React hydrates: not mismatches to report.
+    <html lang={lang} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Before any stylesheet: the colour mode is set before first paint. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script from app/lib/color-mode.ts, hashed into the CSP */}
+        <script dangerouslySetInnerHTML={{ __html: colorModeScript }} />
+        <meta name="color-scheme" content="light dark" />
+        <meta name="theme-color" content="#0b3d5c" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32" />
+        <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <link rel="manifest" href="/manifest.webmanifest" />
         <Links />
       </head>
-      <body>
+      <body suppressHydrationWarning>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script from app/lib/breakpoints.ts, hashed into the CSP */}
+        <script dangerouslySetInnerHTML={{ __html: breakpointScript }} />
         {children}
         <ScrollRestoration />
         <Scripts />

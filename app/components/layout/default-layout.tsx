@@ -2,8 +2,14 @@ import type { ReactNode } from "react";
 import { useMatches } from "react-router";
 import { messagesFor } from "../../i18n";
 import { langFromMatches, pageFromMatches } from "../../lib/route-handle";
-import { LanguageSwitch } from "./language-switch";
+import { sectionIds } from "../../lib/site";
+import { useReveal } from "../../lib/use-reveal";
+import { useScrollspy } from "../../lib/use-scrollspy";
 import { PageHead } from "./page-head";
+import { SiteFooter } from "./site-footer";
+import { SiteHeader } from "./site-header";
+
+const noSections: readonly string[] = [];
 
 /** The default layout: skip link, header with menu, main landmark, footer. */
 export function DefaultLayout({ children, error = false }: { children: ReactNode; error?: boolean }) {
@@ -11,18 +17,19 @@ export function DefaultLayout({ children, error = false }: { children: ReactNode
   const lang = langFromMatches(matches);
   const page = pageFromMatches(matches);
   const t = messagesFor(lang).common;
+  const active = useScrollspy(page === "home" ? sectionIds : noSections);
+  useReveal(matches.at(-1)?.pathname ?? "");
   return (
     <>
       {page && !error ? <PageHead page={page} lang={lang} /> : null}
-      <a className="visually-hidden-focusable" href="#main">
+      <a className="visually-hidden-focusable skip-link" href="#main">
         {t.nav.skipToContent}
       </a>
-      <header className="container py-2 d-flex justify-content-between">
-        <a href={lang === "es" ? "/" : "/en"}>{t.siteName}</a>
-        <LanguageSwitch lang={lang} page={page ?? "home"} />
-      </header>
-      <main id="main">{children}</main>
-      <footer className="container py-4">{t.siteName}</footer>
+      <SiteHeader lang={lang} page={page ?? "home"} active={active} />
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+      <SiteFooter lang={lang} page={page ?? "home"} active={active} />
     </>
   );
 }

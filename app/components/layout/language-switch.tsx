@@ -1,6 +1,7 @@
 import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
 import { type PageId, pagePath } from "../../lib/site";
+import { SvgIcon } from "../ui/icons";
 
 /**
  * Link to the same page in the other language. Going back to Spanish passes
@@ -13,17 +14,30 @@ export function languageSwitchHref(lang: Locale, page: PageId, hash?: string): s
   return `${path}${other === "es" ? "?locale=es" : ""}${hash ? `#${hash}` : ""}`;
 }
 
-export function LanguageSwitch({ lang, page }: { lang: Locale; page: PageId }) {
+/** `hash`: the home section in view, so the visitor lands on the same section in the other language. */
+export function LanguageSwitch({
+  lang,
+  page,
+  hash,
+  className,
+}: {
+  lang: Locale;
+  page: PageId;
+  hash?: string;
+  className?: string;
+}) {
   const t = messagesFor(lang).common.nav;
   const other: Locale = lang === "es" ? "en" : "es";
   return (
     <a
-      href={languageSwitchHref(lang, page)}
+      href={languageSwitchHref(lang, page, hash)}
       hrefLang={other}
       lang={other}
       aria-label={t.switchToLabel}
+      className={className}
       data-language-switch=""
     >
+      <SvgIcon name="globe" size={18} className="me-1" />
       {t.switchTo}
     </a>
   );

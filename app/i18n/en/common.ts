@@ -1,13 +1,18 @@
 import type { Messages } from "../es";
 
-/** English: site-wide copy (metadata, menu, errors). */
+/** English: site-wide copy (metadata, menu, footer, errors). */
 export const common: Messages["common"] = {
   siteName: "Vigía Normativo",
   homeTitle: "Vigía Normativo · Real-time regulatory monitoring",
   homeDescription:
     "We watch official gazettes and national and European regulators, then classify and route every regulatory change to the right teams in your company in real time.",
+  ogLocale: "en_GB",
+  ogImageAlt: "Vigía Normativo: real-time regulatory monitoring for companies",
   nav: {
     skipToContent: "Skip to content",
+    mainLabel: "Main navigation",
+    homeLabel: "Vigía Normativo, go to the home page",
+    toggleMenu: "Open or close the menu",
     collaboration: "Collaborative management",
     architecture: "Architecture and technology",
     useCases: "Use cases",
@@ -16,6 +21,18 @@ export const common: Messages["common"] = {
     language: "Language",
     switchTo: "Español",
     switchToLabel: "Leer esta página en español",
+    darkMode: "Dark mode",
+  },
+  footer: {
+    about:
+      "Regulatory monitoring for companies: official gazettes and national and European regulators, classified and delivered to the people who need them.",
+    legalHeading: "Legal",
+    legalNotice: "Legal notice",
+    privacy: "Privacy policy",
+    companyHeading: "Company",
+    taxId: "Tax ID",
+    languageHeading: "Language",
+    rights: "All rights reserved.",
   },
   error: {
     notFoundTitle: "Page Not Found",

@@ -1,11 +1,16 @@
-/** Spanish: site-wide copy (metadata, menu, errors). */
+/** Spanish: site-wide copy (metadata, menu, footer, errors). */
 export const common = {
   siteName: "Vigía Normativo",
   homeTitle: "Vigía Normativo · Vigilancia regulatoria en tiempo real",
   homeDescription:
     "Vigilamos boletines oficiales y reguladores nacionales y europeos, y clasificamos y distribuimos cada novedad normativa a los equipos de tu empresa en tiempo real.",
+  ogLocale: "es_ES",
+  ogImageAlt: "Vigía Normativo: vigilancia regulatoria en tiempo real para empresas",
   nav: {
     skipToContent: "Saltar al contenido",
+    mainLabel: "Navegación principal",
+    homeLabel: "Vigía Normativo, ir al inicio",
+    toggleMenu: "Abrir o cerrar el menú",
     collaboration: "Gestión colaborativa",
     architecture: "Arquitectura y tecnología",
     useCases: "Casos de uso",
@@ -14,6 +19,18 @@ export const common = {
     language: "Idioma",
     switchTo: "English",
     switchToLabel: "Read this page in English",
+    darkMode: "Modo oscuro",
+  },
+  footer: {
+    about:
+      "Vigilancia regulatoria para empresas: boletines oficiales y reguladores nacionales y europeos, clasificados y entregados a quien los necesita.",
+    legalHeading: "Información legal",
+    legalNotice: "Aviso legal",
+    privacy: "Política de privacidad",
+    companyHeading: "Empresa",
+    taxId: "NIF",
+    languageHeading: "Idioma",
+    rights: "Todos los derechos reservados.",
   },
   error: {
     notFoundTitle: "Page Not Found",

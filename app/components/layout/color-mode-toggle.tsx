@@ -1,0 +1,23 @@
+import { messagesFor } from "../../i18n";
+import type { Locale } from "../../i18n/locales";
+import { useColorMode } from "../../lib/use-color-mode";
+import { SvgIcon } from "../ui/icons";
+
+/** Dark mode on or off; the icons follow data-bs-theme through CSS, so the server render needs no state. */
+export function ColorModeToggle({ lang }: { lang: Locale }) {
+  const t = messagesFor(lang).common.nav;
+  const { mode, toggle } = useColorMode();
+  return (
+    <button
+      type="button"
+      className="btn btn-icon color-mode-toggle"
+      aria-pressed={mode === undefined ? undefined : mode === "dark"}
+      aria-label={t.darkMode}
+      title={t.darkMode}
+      onClick={toggle}
+    >
+      <SvgIcon name="moon" size={20} className="icon-when-light" />
+      <SvgIcon name="sun" size={20} className="icon-when-dark" />
+    </button>
+  );
+}

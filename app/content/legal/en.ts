@@ -1,0 +1,122 @@
+import type { LegalTexts } from "./es.ts";
+
+/** English legal texts (legal notice, privacy policy) and the login information page. */
+export const legalTexts: LegalTexts = {
+  lastUpdatedLabel: "Last updated",
+  lastUpdated: "1 January 2025",
+  onThisPage: "On this page",
+  identity: {
+    heading: "Company details",
+    legalName: "Owner",
+    taxId: "Tax ID (NIF)",
+    address: "Registered office",
+    registry: "Registration",
+    email: "Email",
+  },
+  legalNotice: {
+    title: "Legal notice",
+    lead: "As required by article 10 of Spain's Information Society Services and Electronic Commerce Act (Law 34/2002, LSSI), here is who runs this website.",
+    sections: [
+      {
+        heading: "Purpose",
+        paragraphs: [
+          "This website presents {tradeName}'s regulatory monitoring platform and lets interested companies ask for information or a demo. Using the site is free and needs no registration.",
+        ],
+      },
+      {
+        heading: "Intellectual property",
+        paragraphs: [
+          "The text, design, logos and code of this site belong to {legalName} or are used under licence. They may not be reproduced, distributed or adapted without prior written permission, except for personal, private use.",
+          "Any legislation quoted comes from official sources and is in the public domain.",
+        ],
+      },
+      {
+        heading: "Liability",
+        paragraphs: [
+          "The information on this site is general and is not legal advice. We take great care to keep it accurate and up to date, but we cannot be held responsible for decisions based on it alone.",
+          "Links to third-party sites are provided for convenience; we do not control or answer for their content.",
+        ],
+      },
+      {
+        heading: "Governing law",
+        paragraphs: [
+          "This legal notice is governed by Spanish law. Unless consumer law provides otherwise, any dispute will be settled by the courts of {city}.",
+        ],
+      },
+    ],
+  },
+  privacy: {
+    title: "Privacy policy",
+    lead: "In line with article 13 of the General Data Protection Regulation (GDPR) and Spain's data protection act (LOPDGDD), this policy explains what we do with your data when you visit this site or get in touch.",
+    sections: [
+      {
+        heading: "Data controller",
+        paragraphs: [
+          "{legalName}, tax ID {taxId}, registered office at {address}. For any privacy matter, write to {privacyEmail}.",
+        ],
+      },
+      {
+        heading: "What data we use and why",
+        paragraphs: [
+          "When you fill in the contact form we use the details you give us — first name, surname, email, company and, if you add them, job title, phone, location and comments — to answer your enquiry, arrange a demo and, if you wish, prepare a proposal.",
+          "To protect the form against abuse we briefly process the IP address it is sent from.",
+          "We make no automated decisions and build no profiles from this data.",
+        ],
+      },
+      {
+        heading: "Legal basis",
+        paragraphs: [
+          "Steps taken at your request before entering into a contract (GDPR article 6(1)(b)) to handle your request for information or a demo, and our legitimate interest in protecting the site against abuse (article 6(1)(f)).",
+        ],
+      },
+      {
+        heading: "Recipients",
+        paragraphs: [
+          "We do not pass your data on to anyone unless the law requires it. Our hosting and email providers process it on our behalf, under contracts that meet GDPR article 28, within the European Economic Area. No international transfers are planned.",
+        ],
+      },
+      {
+        heading: "How long we keep it",
+        paragraphs: [
+          "Contact requests are kept for up to two years from receipt and then deleted automatically. If you become a customer, your data is governed by the relevant contract from then on.",
+        ],
+      },
+      {
+        heading: "Your rights",
+        paragraphs: [
+          "You can ask to access, correct or erase your data, object to its use, restrict it, or receive it in a portable format.",
+          "To do so, email {privacyEmail} or write to {address}, saying which right you are exercising. We will reply within one month.",
+          "If you are not satisfied with our answer, you can complain to the Spanish Data Protection Agency (AEPD), C/ Jorge Juan, 6, 28001 Madrid, www.aepd.es.",
+        ],
+      },
+      {
+        heading: "Cookies and local storage",
+        paragraphs: [
+          "This site sets a single first-party, functional cookie called “locale”. It remembers the language you read the site in (Spanish or English) so we don't have to ask again, and it expires after 365 days. Because it is needed to provide the service you ask for, it does not require consent (LSSI article 22(2)).",
+          "If you pick light or dark mode, that preference is kept in your browser's local storage and is never sent to us.",
+          "We use no analytics, advertising or social media cookies.",
+        ],
+      },
+    ],
+  },
+  login: {
+    lead: "The platform is for customers only. There is no open sign-up: every account is created and managed by your own company.",
+    points: [
+      {
+        title: "Accounts set up for your company",
+        text: "When the service starts we create accounts for your organisation's administrators, who then invite colleagues and organise them into groups by area or department.",
+      },
+      {
+        title: "Multi-factor authentication",
+        text: "Every sign-in asks for a second factor on top of the password, so a leaked password alone never opens your account.",
+      },
+      {
+        title: "Already a customer?",
+        text: "Sign in from the link in your invitation. If you can't find it, ask your company's administrator.",
+      },
+    ],
+    ctaTitle: "Not a customer yet?",
+    ctaText: "Tell us what you need to keep track of and we'll show you the platform with sources from your industry.",
+    cta: "Book a demo",
+  },
+};

@@ -1,0 +1,126 @@
+/**
+ * Spanish legal texts (legal notice, privacy policy) and the login information page: the source of truth for their shape.
+ * Kept out of the message catalogs so that only the legal pages download them.
+ * Placeholders in braces ({legalName}, {email}, …) are filled from app/content/company.ts.
+ */
+export const legalTexts = {
+  lastUpdatedLabel: "Última actualización",
+  lastUpdated: "1 de enero de 2025",
+  onThisPage: "En esta página",
+  identity: {
+    heading: "Datos identificativos",
+    legalName: "Titular",
+    taxId: "NIF",
+    address: "Domicilio social",
+    registry: "Datos registrales",
+    email: "Correo electrónico",
+  },
+  legalNotice: {
+    title: "Aviso legal",
+    lead: "En cumplimiento del artículo 10 de la Ley 34/2002, de 11 de julio, de servicios de la sociedad de la información y de comercio electrónico (LSSI), te informamos de quién está detrás de este sitio web.",
+    sections: [
+      {
+        heading: "Objeto",
+        paragraphs: [
+          "Este sitio web presenta la plataforma de vigilancia regulatoria de {tradeName} y permite a las empresas interesadas solicitar información o una demostración. El acceso al sitio es gratuito y no requiere registro.",
+        ],
+      },
+      {
+        heading: "Propiedad intelectual e industrial",
+        paragraphs: [
+          "Los textos, el diseño, los logotipos y el código de este sitio pertenecen a {legalName} o se usan con licencia. No está permitida su reproducción, distribución o transformación sin autorización previa y por escrito, salvo para uso personal y privado.",
+          "Los textos normativos que se citan proceden de fuentes oficiales y son de dominio público.",
+        ],
+      },
+      {
+        heading: "Responsabilidad",
+        paragraphs: [
+          "La información de este sitio es de carácter general y no constituye asesoramiento jurídico. Ponemos el máximo cuidado en que sea exacta y esté actualizada, pero no respondemos de las decisiones que se tomen basándose únicamente en ella.",
+          "Los enlaces a sitios de terceros se ofrecen por comodidad; no controlamos su contenido ni respondemos de él.",
+        ],
+      },
+      {
+        heading: "Legislación aplicable",
+        paragraphs: [
+          "Este aviso legal se rige por la legislación española. Para cualquier controversia, y salvo que la normativa de consumidores disponga otra cosa, las partes se someten a los juzgados y tribunales de {city}.",
+        ],
+      },
+    ],
+  },
+  privacy: {
+    title: "Política de privacidad",
+    lead: "Esta política explica, conforme al artículo 13 del Reglamento General de Protección de Datos (RGPD) y a la Ley Orgánica 3/2018 (LOPDGDD), qué hacemos con tus datos cuando visitas este sitio o nos escribes.",
+    sections: [
+      {
+        heading: "Responsable del tratamiento",
+        paragraphs: [
+          "{legalName}, con NIF {taxId} y domicilio en {address}. Puedes escribirnos sobre cualquier cuestión de privacidad a {privacyEmail}.",
+        ],
+      },
+      {
+        heading: "Qué datos tratamos y para qué",
+        paragraphs: [
+          "Cuando rellenas el formulario de contacto tratamos los datos que nos das —nombre, apellidos, correo electrónico, empresa y, si los indicas, cargo, teléfono, ubicación y comentarios— para responder a tu consulta, organizar una demostración y, si te interesa, preparar una propuesta.",
+          "Para proteger el formulario frente a envíos abusivos tratamos de forma temporal la dirección IP desde la que se envía.",
+          "No tomamos decisiones automatizadas ni elaboramos perfiles con estos datos.",
+        ],
+      },
+      {
+        heading: "Base jurídica",
+        paragraphs: [
+          "La aplicación, a petición tuya, de medidas precontractuales (artículo 6.1.b del RGPD) para atender tu solicitud de información o de demostración, y nuestro interés legítimo en proteger el sitio frente a abusos (artículo 6.1.f).",
+        ],
+      },
+      {
+        heading: "Destinatarios",
+        paragraphs: [
+          "No cedemos tus datos a terceros salvo obligación legal. Acceden a ellos, como encargados del tratamiento y con contrato conforme al artículo 28 del RGPD, los proveedores que nos prestan alojamiento y correo electrónico, dentro del Espacio Económico Europeo. No hay transferencias internacionales previstas.",
+        ],
+      },
+      {
+        heading: "Conservación",
+        paragraphs: [
+          "Conservamos las solicitudes de contacto un máximo de dos años desde su recepción; pasado ese plazo se eliminan automáticamente. Si llegamos a ser clientes, los datos pasan a regirse por el contrato correspondiente.",
+        ],
+      },
+      {
+        heading: "Tus derechos",
+        paragraphs: [
+          "Puedes acceder a tus datos, rectificarlos, suprimirlos, oponerte a su tratamiento, solicitar su limitación o su portabilidad.",
+          "Para ejercerlos, escríbenos a {privacyEmail} o por correo postal a {address}, indicando el derecho que ejerces. Responderemos en el plazo de un mes.",
+          "Si consideras que no hemos atendido bien tu solicitud, puedes reclamar ante la Agencia Española de Protección de Datos (AEPD), C/ Jorge Juan, 6, 28001 Madrid, www.aepd.es.",
+        ],
+      },
+      {
+        heading: "Cookies y almacenamiento local",
+        paragraphs: [
+          "Este sitio usa una única cookie, propia y funcional, llamada «locale». Guarda el idioma en el que ves el sitio (español o inglés) para no preguntártelo en cada visita y caduca a los 365 días. Al ser necesaria para prestar el servicio que solicitas, no requiere consentimiento (artículo 22.2 de la LSSI).",
+          "Si eliges modo claro u oscuro, esa preferencia se guarda en el almacenamiento local de tu navegador y nunca se nos envía.",
+          "No usamos cookies de análisis, publicidad ni redes sociales.",
+        ],
+      },
+    ],
+  },
+  login: {
+    lead: "La plataforma está reservada a los clientes. No hay registro abierto: cada acceso lo crea y lo controla tu propia empresa.",
+    points: [
+      {
+        title: "Cuentas creadas para tu empresa",
+        text: "Al empezar el servicio damos de alta a los administradores de tu organización, que a su vez invitan a sus compañeros y los organizan en grupos por área o departamento.",
+      },
+      {
+        title: "Autenticación multifactor",
+        text: "Cada acceso exige un segundo factor además de la contraseña. Así, aunque una contraseña se filtre, nadie entra en vuestra cuenta.",
+      },
+      {
+        title: "¿Ya eres cliente?",
+        text: "Entra desde el enlace que recibiste en tu invitación. Si lo has perdido, pide ayuda al administrador de tu empresa.",
+      },
+    ],
+    ctaTitle: "¿Aún no eres cliente?",
+    ctaText: "Cuéntanos qué necesitas vigilar y te enseñamos la plataforma con fuentes de tu sector.",
+    cta: "Solicita una demostración",
+  },
+};
+
+export type LegalTexts = typeof legalTexts;

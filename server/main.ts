@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { ConfigError, describeConfig, loadConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { limits } from "./limits.ts";
+import { createServices } from "./services.ts";
 import { createSiteServer } from "./site-server.ts";
 
 const startedAt = performance.now();
@@ -24,12 +25,15 @@ const log = createLogger(config.logLevel);
 const root = path.resolve(import.meta.dirname, "..");
 const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
 
+const app = await createServices(config, log);
+await app.start();
+
 let shuttingDown = false;
 const server = createSiteServer({
   build,
   clientDir: path.join(root, "build/client"),
-  services: { config, log },
-  isReady: async () => !shuttingDown,
+  services: app.services,
+  isReady: async () => !shuttingDown && (await app.isReady()),
 });
 
 server.listen(config.port, config.host, () => {
@@ -51,8 +55,11 @@ function shutdown(signal: string): void {
   }, limits.shutdownGraceMs);
   force.unref();
   server.close(() => {
-    log.info("stopped");
-    process.exit(0);
+    // The outbox worker finishes its current send, then the database closes.
+    app.stop().finally(() => {
+      log.info("stopped");
+      process.exit(0);
+    });
   });
   server.closeIdleConnections();
 }

@@ -6,37 +6,17 @@ import * as z from "zod/mini";
 import { contact as enContact } from "../i18n/en/contact.ts";
 import { contact as esContact } from "../i18n/es/contact.ts";
 import type { Locale } from "../i18n/locales.ts";
+import { type ContactField, contactFieldLimits, contactFieldNames, requiredContactFields } from "./contact-fields.ts";
 
-export const contactFieldNames = [
-  "name",
-  "firstName",
-  "email",
-  "position",
-  "company",
-  "phone",
-  "location",
-  "comments",
-] as const;
-export type ContactField = (typeof contactFieldNames)[number];
-
-export const requiredContactFields: readonly ContactField[] = ["name", "firstName", "email", "company"];
-
-/** Maximum lengths, in UTF-16 code units as the browser's maxLength counts them. */
-export const contactFieldLimits: Record<ContactField, number> = {
-  name: 100,
-  firstName: 100,
-  email: 254,
-  position: 100,
-  company: 100,
-  phone: 30,
-  location: 100,
-  comments: 5000,
-};
-
-/** Hidden fields that are not part of the request itself. */
-export const honeypotField = "website";
-export const timeTrapField = "formToken";
-export const localeField = "locale";
+export {
+  type ContactField,
+  contactFieldLimits,
+  contactFieldNames,
+  honeypotField,
+  localeField,
+  requiredContactFields,
+  timeTrapField,
+} from "./contact-fields.ts";
 
 /** Digits, spaces, + - . / ( ) and an optional extension: international formats without being picky. */
 export const phonePattern = /^\+?[0-9][0-9 ().\-/]{2,}(?:\s*(?:ext\.?|x|#)\s*[0-9]{1,6})?$/i;

@@ -216,10 +216,10 @@ export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormS
           {fieldSpecs.map((spec) => (
             <div key={spec.name} className={spec.col}>
               {label(spec.name)}
-              {/* biome-ignore lint/a11y/noAutofocus: after a no-JavaScript submission, focus goes to the first invalid field */}
               <input
                 type={spec.type}
                 autoComplete={spec.autoComplete}
+                // biome-ignore lint/a11y/noAutofocus: after a no-JavaScript submission, focus goes to the first invalid field
                 autoFocus={spec.name === firstServerError}
                 {...controlProps(spec.name)}
               />

@@ -88,7 +88,7 @@ for (const target of targets) {
       // The display name is quoted or encoded on one line: nothing else becomes a header.
       expect(sink.messages[0]!.headers["reply-to"]).toMatch(/<ana@example\.com>$/);
       expect(Object.keys(sink.messages[0]!.headers)).not.toContain("bcc");
-      const html = raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
+      const html = raw.slice(raw.indexOf("text/html")).replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
       expect(html).not.toContain("<script>");
       expect(html).not.toContain("<img src=x");
       expect(html).toContain("&#60;script&#62;");

@@ -4,12 +4,12 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createContactStore } from "../../app/.server/contact/store.ts";
 import { handleContactPost } from "../../app/.server/contact/submission.ts";
 import type { AppServices } from "../../app/.server/context.ts";
 import { createLogger } from "../../app/.server/logger.ts";
-import { createOutboxWorker, defaultOutboxSettings } from "../../app/.server/outbox/worker.ts";
 import { createMailTransport } from "../../app/.server/mail/transport.ts";
-import { createContactStore } from "../../app/.server/contact/store.ts";
+import { createOutboxWorker, defaultOutboxSettings } from "../../app/.server/outbox/worker.ts";
 import { jsonRequest, requestInfo, startServices, validLead, waitFor } from "../support/contact-services.ts";
 import { databaseTargets, startTcpProxy, testDatabaseUrl } from "../support/postgres.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
@@ -28,7 +28,12 @@ for (const target of targets) {
 
     async function start(env: Record<string, string> = {}) {
       const databaseUrl = await target.create();
-      app = await startServices({ SMTP_URL: sink.url, MAIL_TO: "sales@example.com", DATABASE_URL: databaseUrl, ...env });
+      app = await startServices({
+        SMTP_URL: sink.url,
+        MAIL_TO: "sales@example.com",
+        DATABASE_URL: databaseUrl,
+        ...env,
+      });
       return app;
     }
     async function status(id: string) {
@@ -88,7 +93,10 @@ for (const target of targets) {
       // The display name is quoted or encoded on one line: nothing else becomes a header.
       expect(sink.messages[0]!.headers["reply-to"]).toMatch(/<ana@example\.com>$/);
       expect(Object.keys(sink.messages[0]!.headers)).not.toContain("bcc");
-      const html = raw.slice(raw.indexOf("text/html")).replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
+      const html = raw
+        .slice(raw.indexOf("text/html"))
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
       expect(html).not.toContain("<script>");
       expect(html).not.toContain("<img src=x");
       expect(html).toContain("&#60;script&#62;");
@@ -126,7 +134,12 @@ for (const target of targets) {
       await start();
       await app.worker.stop();
       const store = createContactStore(app.database, app.config.formSecret);
-      const { id } = await store.accept({ fields: { ...validLead }, locale: "es", userAgent: "t", clientIp: "1.2.3.4" });
+      const { id } = await store.accept({
+        fields: { ...validLead },
+        locale: "es",
+        userAgent: "t",
+        clientIp: "1.2.3.4",
+      });
       await app.database.rows(
         sql`update outbox set status = 'sending', attempts = 1, lease_until = now() - interval '1 second' where request_id = ${id}`,
       );
@@ -149,13 +162,19 @@ for (const target of targets) {
       const store = createContactStore(app.database, app.config.formSecret);
       const ids: string[] = [];
       for (let i = 0; i < 20; i++) {
-        ids.push((await store.accept({ fields: { ...validLead }, locale: "es", userAgent: "t", clientIp: "1.2.3.4" })).id);
+        ids.push(
+          (await store.accept({ fields: { ...validLead }, locale: "es", userAgent: "t", clientIp: "1.2.3.4" })).id,
+        );
       }
       const make = () =>
         createOutboxWorker({
           database: app.database,
           store,
-          transport: createMailTransport({ smtpUrl: sink.url, dataDir: app.config.dataDir, log: createLogger("silent") }),
+          transport: createMailTransport({
+            smtpUrl: sink.url,
+            dataDir: app.config.dataDir,
+            log: createLogger("silent"),
+          }),
           mail: { from: "web@example.com", to: "sales@example.com", siteUrl: app.config.siteUrl },
           settings: { ...defaultOutboxSettings, pollMs: 50 },
           log: createLogger("silent"),
@@ -170,10 +189,17 @@ for (const target of targets) {
     it("erases a person's requests, outbox rows and flash state; retention deletes old requests", async () => {
       await start();
       const store = createContactStore(app.database, app.config.formSecret);
-      await store.accept({ fields: { ...validLead, email: "Erase.Me@example.com" }, locale: "es", userAgent: "", clientIp: "1" });
+      await store.accept({
+        fields: { ...validLead, email: "Erase.Me@example.com" },
+        locale: "es",
+        userAgent: "",
+        clientIp: "1",
+      });
       await store.putFlash({ kind: "error", status: 422 }, "erase.me@example.com");
       const old = await store.accept({ fields: { ...validLead }, locale: "es", userAgent: "", clientIp: "1" });
-      await app.database.rows(sql`update contact_requests set created_at = now() - interval '800 days' where id = ${old.id}`);
+      await app.database.rows(
+        sql`update contact_requests set created_at = now() - interval '800 days' where id = ${old.id}`,
+      );
       expect(await store.erase("erase.me@example.com")).toEqual({ requests: 1, flash: 1 });
       expect(await store.deleteOlderThan(730)).toBe(1);
       const left = await app.database.rows<{ n: number }>(sql`select count(*)::int as n from outbox`);

@@ -19,16 +19,17 @@ export {
 } from "./contact-fields.ts";
 
 /** Digits, spaces, + - . / ( ) and an optional extension: international formats without being picky. */
-export const phonePattern = /^\+?[0-9][0-9 ().\-/]{2,}(?:\s*(?:ext\.?|x|#)\s*[0-9]{1,6})?$/i;
+export const phonePattern = /^\+?[0-9(][0-9 ().\-/]{2,}(?:\s*(?:ext\.?|x|#)\s*[0-9]{1,6})?$/i;
 const emailPattern = z.regexes.email;
 
-/** One line of text: control characters (NUL, CR, LF, tabs…) become spaces, runs of spaces collapse. */
+/** One line of text: control characters (NUL…) removed, line breaks and tabs become spaces, runs of spaces collapse. */
 export function cleanLine(value: string): string {
   return (
     value
       .toWellFormed()
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+      .replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g, "")
+      .replace(/[\t\n\v\f\r\u2028\u2029]+/g, " ")
       .replace(/ {2,}/g, " ")
       .trim()
   );

@@ -81,7 +81,9 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       default:
-        process.stderr.write("usage: npm run leads -- list | export --format csv | erase --email ADDRESS | retry-dead\n");
+        process.stderr.write(
+          "usage: npm run leads -- list | export --format csv | erase --email ADDRESS | retry-dead\n",
+        );
         return 2;
     }
   } finally {

@@ -20,7 +20,7 @@ function post(body: string | Buffer, contentType = "application/json", headers: 
   return fetch(`${server.url}/mail/send`, {
     method: "POST",
     headers: { "content-type": contentType, ...headers },
-    body,
+    body: typeof body === "string" ? body : new Uint8Array(body),
     redirect: "manual",
   });
 }

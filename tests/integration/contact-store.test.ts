@@ -7,9 +7,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createContactStore } from "../../app/.server/contact/store.ts";
 import { handleContactPost } from "../../app/.server/contact/submission.ts";
 import type { AppServices } from "../../app/.server/context.ts";
+import { openDatabase } from "../../app/.server/db/client.ts";
+import { migrate } from "../../app/.server/db/migrate.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport } from "../../app/.server/mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings } from "../../app/.server/outbox/worker.ts";
+import { migrationsDir } from "../../server/services.ts";
 import { jsonRequest, requestInfo, startServices, validLead, waitFor } from "../support/contact-services.ts";
 import { databaseTargets, startTcpProxy, testDatabaseUrl } from "../support/postgres.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
@@ -246,6 +249,23 @@ describe("unexpected failures", () => {
     const response = await handleContactPost(jsonRequest(validLead), failing(error), requestInfo());
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ statusCode: 503 });
+  });
+});
+
+describe.skipIf(!testDatabaseUrl)("migrations on PostgreSQL", () => {
+  it("instances starting at the same moment apply each migration once (advisory lock)", async () => {
+    const [, postgres] = databaseTargets();
+    const url = await postgres!.create();
+    const handles = await Promise.all([1, 2, 3].map(() => openDatabase({ databaseUrl: url })));
+    try {
+      const results = await Promise.all(handles.map((handle) => migrate(handle, migrationsDir)));
+      expect(results.flat()).toEqual(["0000_init"]);
+      const rows = await handles[0]!.rows<{ n: number }>(sql`select count(*)::int as n from app_migrations`);
+      expect(rows[0]?.n).toBe(1);
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+      await postgres!.cleanup();
+    }
   });
 });
 

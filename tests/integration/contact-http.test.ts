@@ -284,6 +284,28 @@ describe("POST /mail/send over HTTP", () => {
   });
 });
 
+describe("without SMTP_URL", () => {
+  it("writes each mail as an .eml file under DATA_DIR/mail", async () => {
+    const { readdirSync, readFileSync, existsSync } = await import("node:fs");
+    const path = await import("node:path");
+    const app = await startServer();
+    try {
+      const response = await fetch(`${app.url}/mail/send`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(validLead),
+      });
+      const { id } = (await response.json()) as { id: string };
+      const dir = path.join(app.dataDir, "mail");
+      await waitFor(() => existsSync(dir) && readdirSync(dir).some((f) => f.endsWith(".eml")));
+      const file = readdirSync(dir).find((f) => f.endsWith(".eml"))!;
+      expect(readFileSync(path.join(dir, file), "utf8")).toContain(`<contact-${id}@127.0.0.1>`);
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
 describe("rate limit", () => {
   it("429 with Retry-After after RATE_LIMIT_PER_MINUTE accepted requests from one client", async () => {
     const limited = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "2", RATE_LIMIT_PER_HOUR: "100" } });

@@ -96,11 +96,11 @@ for (const lang of ["es", "en"] as const) {
       await page.getByLabel(t.email).fill("not-an-email");
       await page.getByRole("button", { name: t.submit }).click();
       const name = page.getByLabel(t.name);
-      await expect.poll(() => name.evaluate((el) => el === document.activeElement)).toBe(true);
+      await expect.poll(() => name.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true);
       expect(await name.getAttribute("aria-invalid")).toBe("true");
       const describedBy = await name.getAttribute("aria-describedby");
       expect(await page.locator(`#${describedBy}`).textContent()).toBe(t.required);
-      await expect.poll(() => page.getByText(t.badEmail).count()).toBe(1);
+      await expect.poll(() => page.getByText(t.badEmail).count(), { timeout: 10_000 }).toBe(1);
       expect(unexpected(watched.errors)).toEqual([]);
     });
 
@@ -112,7 +112,7 @@ for (const lang of ["es", "en"] as const) {
       await fill(page, t, { name: `Ana ${lang}`, email: "ana@example.com" });
       await humanPause();
       await page.getByRole("button", { name: t.submit }).click();
-      await expect.poll(() => page.getByRole("alert").filter({ hasText: t.sent }).count()).toBe(1);
+      await expect.poll(() => page.getByRole("alert").filter({ hasText: t.sent }).count(), { timeout: 10_000 }).toBe(1);
       expect(await page.getByLabel(t.name).inputValue()).toBe("");
       await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBe(before + 1);
       expect(unexpected(watched.errors)).toEqual([]);
@@ -137,7 +137,9 @@ for (const lang of ["es", "en"] as const) {
         await fill(page, t, { name: "Kept", email: "kept@example.com" });
         await humanPause();
         await page.getByRole("button", { name: t.submit }).click();
-        await expect.poll(() => page.getByRole("alert").filter({ hasText: t.failed }).count()).toBe(1);
+        await expect
+          .poll(() => page.getByRole("alert").filter({ hasText: t.failed }).count(), { timeout: 10_000 })
+          .toBe(1);
         expect(await page.getByLabel(t.name).inputValue()).toBe("Kept");
         expect(await page.getByLabel(t.email).inputValue()).toBe("kept@example.com");
         // The browser reports the failed fetch itself; nothing else may be logged.

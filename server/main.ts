@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { ConfigError, describeConfig, loadConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { limits } from "./limits.ts";
+import { createServices } from "./services.ts";
 
 const startedAt = performance.now();
 
@@ -27,19 +28,16 @@ const log = createLogger(config.logLevel);
 const root = path.resolve(import.meta.dirname, "..");
 const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
 
-/** What runs beside the HTTP server (database, outbox worker): started before listening, stopped after it. */
-interface Lifecycle {
-  isReady(): Promise<boolean>;
-  stop(): Promise<void>;
-}
-const lifecycle: Lifecycle = { isReady: async () => true, stop: async () => {} };
+// The database (migrations applied) and the outbox worker are ready before the port opens.
+const app = await createServices(config, log);
+await app.start();
 
 let shuttingDown = false;
 const server = createSiteServer({
   build,
   clientDir: path.join(root, "build/client"),
-  services: { config, log },
-  isReady: async () => !shuttingDown && (await lifecycle.isReady()),
+  services: app.services,
+  isReady: async () => !shuttingDown && (await app.isReady()),
   isShuttingDown: () => shuttingDown,
 });
 
@@ -73,7 +71,8 @@ async function shutdown(signal: string): Promise<void> {
   clearTimeout(grace);
   clearInterval(sweep);
   try {
-    await lifecycle.stop();
+    // The outbox worker finishes its current send, then the database closes.
+    await app.stop();
   } catch (error) {
     log.error({ err: error }, "error while stopping services");
   }

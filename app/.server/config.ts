@@ -28,6 +28,9 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
   RATE_LIMIT_PER_HOUR: positiveInt.default(20),
   FORM_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  OUTBOX_RETRY_BASE_MS: positiveInt.default(2000),
+  OUTBOX_RETRY_MAX_MS: positiveInt.default(60_000),
+  OUTBOX_MAX_ATTEMPTS: positiveInt.default(25),
 });
 
 export type Config = Readonly<{
@@ -47,6 +50,8 @@ export type Config = Readonly<{
   rateLimit: Readonly<{ perMinute: number; perHour: number }>;
   /** HMAC key for the form's time trap; shared by every instance. */
   formSecret: string;
+  /** Contact mail delivery: retry backoff (base doubles up to max) and attempts before a mail is dead. */
+  outbox: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number }>;
 }>;
 
 export class ConfigError extends Error {
@@ -81,6 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leadRetentionDays: v.LEAD_RETENTION_DAYS,
     rateLimit: Object.freeze({ perMinute: v.RATE_LIMIT_PER_MINUTE, perHour: v.RATE_LIMIT_PER_HOUR }),
     formSecret: v.FORM_SECRET ?? localSecret(dataDir),
+    outbox: Object.freeze({
+      retryBaseMs: v.OUTBOX_RETRY_BASE_MS,
+      retryMaxMs: Math.max(v.OUTBOX_RETRY_BASE_MS, v.OUTBOX_RETRY_MAX_MS),
+      maxAttempts: v.OUTBOX_MAX_ATTEMPTS,
+    }),
   });
 }
 

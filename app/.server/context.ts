@@ -1,11 +1,14 @@
 /** What the Node server hands to every loader and action. */
 import { createContext } from "react-router";
 import type { Config } from "./config.ts";
+import type { ContactService } from "./contact/service.ts";
 import type { Logger } from "./logger.ts";
 
 export interface AppServices {
   config: Config;
   log: Logger;
+  /** Demo requests: store, rate limit, flash state for the no-JavaScript form. */
+  contacts: ContactService;
 }
 
 export interface RequestInfo {

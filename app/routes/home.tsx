@@ -33,7 +33,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       cookie: request.headers.get("cookie"),
       acceptLanguage: request.headers.get("accept-language"),
     });
-    if (detected !== "es") throw redirect(pagePath("home", detected), 302);
+    // Keep the query: a no-JavaScript form outcome (?contact=…) must survive the hop.
+    if (detected !== "es") throw redirect(`${pagePath("home", detected)}${url.search}`, 302);
   } else if (params.lang === "es") {
     throw redirect(`/${url.search}`, 308);
   } else if (params.lang !== "en") {

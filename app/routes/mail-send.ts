@@ -1,13 +1,12 @@
+import { handleContactPost, methodNotAllowed } from "../.server/contact/submission";
+import { requestContext, servicesContext } from "../.server/context";
 import type { Route } from "./+types/mail-send";
 
-// Placeholder: POST /mail/send belongs to the contact issue.
-export function loader(_: Route.LoaderArgs) {
-  return Response.json(
-    { statusCode: 405, statusMessage: "Method Not Allowed" },
-    { status: 405, headers: { Allow: "POST" } },
-  );
+/** GET and HEAD: the endpoint only takes POST. */
+export function loader({ request }: Route.LoaderArgs) {
+  return methodNotAllowed(request);
 }
 
-export function action(_: Route.ActionArgs) {
-  return Response.json({ statusCode: 503, statusMessage: "Not available yet" }, { status: 503 });
+export function action({ request, context }: Route.ActionArgs) {
+  return handleContactPost(request, context.get(servicesContext), context.get(requestContext));
 }

@@ -1,12 +1,48 @@
 import type { ContactFormState } from "../../.server/contact/form-state";
 import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { pagePath } from "../../lib/site";
+import { ContactForm } from "../contact-form/contact-form";
 
-export function ContactSection({ lang }: { lang: Locale; form: ContactFormState }) {
-  const t = messagesFor(lang).home.contact;
+export function ContactSection({ lang, form }: { lang: Locale; form: ContactFormState }) {
+  const t = messagesFor(lang).contact;
+  const p = t.privacy;
+  const privacyHref = pagePath("privacy", lang);
+  const rows: [string, string][] = [
+    [p.controllerLabel, p.controller],
+    [p.purposeLabel, p.purpose],
+    [p.legalBasisLabel, p.legalBasis],
+    [p.recipientsLabel, p.recipients],
+    [p.rightsLabel, p.rights],
+  ];
   return (
     <section id="contact" className="container py-5" aria-labelledby="contact-title">
       <h2 id="contact-title">{t.title}</h2>
+      <p className="lead">{t.intro}</p>
+      <ContactForm lang={lang} state={form} />
+      <p className="small mt-4">
+        {p.before}
+        <a href={privacyHref}>{p.link}</a>
+        {p.after}
+      </p>
+      <table className="table table-sm small">
+        <caption className="caption-top">{p.tableCaption}</caption>
+        <tbody>
+          {rows.map(([label, text]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{text}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">{p.moreLabel}</th>
+            <td>
+              {p.more}
+              <a href={privacyHref}>{p.link}</a>.
+            </td>
+          </tr>
+        </tbody>
+      </table>
     </section>
   );
 }

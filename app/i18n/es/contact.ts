@@ -1,2 +1,61 @@
-/** Spanish: the contact section and its form. */
-export const contact = {};
+/** Spanish: the contact section, its form, its validation messages and the server's answers. */
+export const contact = {
+  title: "Solicita una demo",
+  intro:
+    "Cuéntanos quién eres y qué normativa te preocupa. Una persona de nuestro equipo te responderá en un día laborable; no compartimos tus datos con nadie más.",
+  requiredNote: "Los campos marcados con * son obligatorios.",
+  fields: {
+    name: "Nombre",
+    firstName: "Apellidos",
+    email: "Correo electrónico",
+    position: "Cargo",
+    company: "Empresa",
+    phone: "Teléfono",
+    location: "Ciudad o país",
+    comments: "Comentarios",
+  },
+  honeypot: "No rellenes este campo",
+  submit: "Solicitar demo",
+  sending: "Enviando…",
+  success: "Mensaje Enviado",
+  successDetail: "Gracias. Hemos recibido tu solicitud y te contestaremos pronto.",
+  failure: "Error al enviar el mensaje",
+  failureDetail: "Revisa los campos marcados o inténtalo de nuevo en unos minutos.",
+  close: "Cerrar",
+  errors: {
+    required: "Este campo es obligatorio.",
+    tooLong: "Como máximo {max} caracteres.",
+    email: "Escribe una dirección de correo válida, como nombre@empresa.com.",
+    phone: "Escribe un teléfono válido: dígitos, espacios, +, -, paréntesis.",
+    invalid: "Valor no válido.",
+  },
+  status: {
+    400: "La solicitud no es JSON válido.",
+    405: "Método no permitido: usa POST.",
+    413: "La solicitud es demasiado grande (máximo 64 KB).",
+    415: "Tipo de contenido no admitido: usa application/json o application/x-www-form-urlencoded.",
+    422: "Algunos campos no son válidos.",
+    429: "Demasiadas solicitudes. Espera un momento y vuelve a intentarlo.",
+    500: "Error interno del servidor. Inténtalo de nuevo más tarde.",
+    503: "El servicio no está disponible ahora mismo. Inténtalo de nuevo en unos minutos.",
+  },
+  privacy: {
+    before: "Al enviar este formulario aceptas la ",
+    link: "política de privacidad",
+    after: ".",
+    tableCaption: "Información básica sobre protección de datos",
+    controllerLabel: "Responsable",
+    controller: "Vigía Normativo, S.L.",
+    purposeLabel: "Finalidad",
+    purpose: "Atender tu solicitud de información o de demostración y contactarte sobre ella.",
+    legalBasisLabel: "Legitimación",
+    legalBasis: "Tu consentimiento al enviar el formulario y la aplicación de medidas precontractuales.",
+    recipientsLabel: "Destinatarios",
+    recipients:
+      "No se cederán datos a terceros, salvo obligación legal. Proveedores de alojamiento y correo como encargados.",
+    rightsLabel: "Derechos",
+    rights: "Acceder, rectificar y suprimir tus datos, y otros derechos, como se explica en la información adicional.",
+    moreLabel: "Información adicional",
+    more: "Consulta la información adicional y detallada en nuestra ",
+  },
+};

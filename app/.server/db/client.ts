@@ -1,0 +1,95 @@
+/** Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set. Same schema, same SQL. */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { type SQL, sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  kind: "pglite" | "postgres";
+  db: Db;
+  /** The pg pool when kind is "postgres" (the rate limiter shares it). */
+  pool: pg.Pool | undefined;
+  /** Rows of a raw query, whatever the driver. */
+  rows<T>(query: SQL): Promise<T[]>;
+  /** A cheap `select 1` with a timeout. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** Directory for PGlite's files; undefined keeps PGlite in memory (tests). */
+  pgliteDir?: string | undefined;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 3000,
+      idleTimeoutMillis: 30_000,
+      // Statements never hang for ever when the server is sick.
+      statement_timeout: 15_000,
+    });
+    // An idle client losing its server emits "error" on the pool: log-worthy, never fatal.
+    pool.on("error", () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return {
+      kind: "postgres",
+      db,
+      pool,
+      rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+      ping: (timeoutMs = 1000) =>
+        withTimeout(
+          pool.query("select 1").then(() => true),
+          timeoutMs,
+        ),
+      close: () => pool.end(),
+    };
+  }
+  let dataDir: string | undefined;
+  if (options.pgliteDir) {
+    mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
+    dataDir = options.pgliteDir;
+  }
+  const client = await PGlite.create(dataDir ? { dataDir } : {});
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: "pglite",
+    db,
+    pool: undefined,
+    rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+    ping: (timeoutMs = 1000) =>
+      withTimeout(
+        client.query("select 1").then(() => true),
+        timeoutMs,
+      ),
+    close: () => client.close(),
+  };
+}
+
+function withTimeout(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
+    );
+  });
+}
+
+export { sql };

@@ -1,0 +1,208 @@
+/**
+ * The outbox worker: claims due rows one at a time (FOR UPDATE SKIP LOCKED, with a lease so a
+ * crashed instance's rows are taken again), sends the notification, retries with exponential
+ * backoff and jitter, and marks a row dead after a bounded number of attempts.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { ContactStore } from "../contact/store.ts";
+import type { Database } from "../db/client.ts";
+import { contactRequests, outbox } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import { buildNotification, type NotificationOptions } from "../mail/notification.ts";
+import type { MailTransport } from "../mail/transport.ts";
+
+export interface OutboxSettings {
+  /** First retry delay; doubles each attempt. */
+  retryBaseMs: number;
+  /** Upper bound of one retry delay. */
+  retryMaxMs: number;
+  /** After this many failed attempts a row is dead. */
+  maxAttempts: number;
+  pollMs: number;
+  /** A row in "sending" longer than this belongs to a crashed instance and is taken again. */
+  leaseMs: number;
+  retentionDays: number;
+}
+
+export const defaultOutboxSettings: OutboxSettings = {
+  retryBaseMs: 2000,
+  retryMaxMs: 60_000,
+  maxAttempts: 25,
+  pollMs: 1000,
+  leaseMs: 120_000,
+  retentionDays: 730,
+};
+
+/** Exponential backoff with "equal jitter": half the delay fixed, half random; never above the cap. */
+export function retryDelayMs(attempt: number, settings: Pick<OutboxSettings, "retryBaseMs" | "retryMaxMs">): number {
+  const exp = Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(30, Math.max(0, attempt - 1)));
+  return Math.round(exp / 2 + Math.random() * (exp / 2));
+}
+
+interface Claimed {
+  id: string;
+  request_id: string;
+  attempts: number;
+}
+
+export interface OutboxWorker {
+  start(): void;
+  /** Runs claim/send until nothing is due (tests and the CLI). */
+  drain(): Promise<number>;
+  wake(): void;
+  /** Stops after the current send. */
+  stop(): Promise<void>;
+}
+
+export function createOutboxWorker(deps: {
+  database: Database;
+  store: ContactStore;
+  transport: MailTransport;
+  mail: NotificationOptions;
+  settings: OutboxSettings;
+  log: Logger;
+}): OutboxWorker {
+  const { database, store, transport, settings } = deps;
+  const log = deps.log.child({ component: "outbox" });
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+  let lastRetention = 0;
+  let lastFlashCleanup = 0;
+  let failingSince = 0;
+
+  async function claim(): Promise<Claimed | undefined> {
+    const rows = await database.rows<Claimed>(sql`
+      update outbox set status = 'sending', attempts = attempts + 1,
+        lease_until = now() + (${settings.leaseMs}::int * interval '1 millisecond')
+      where id in (
+        select id from outbox
+        where (status = 'pending' and next_attempt_at <= now())
+           or (status = 'sending' and lease_until < now())
+        order by next_attempt_at
+        limit 1
+        for update skip locked)
+      returning id, request_id, attempts`);
+    return rows[0];
+  }
+
+  async function process(row: Claimed): Promise<void> {
+    const [lead] = await database.db.select().from(contactRequests).where(eq(contactRequests.id, row.request_id));
+    if (!lead) {
+      await database.db.delete(outbox).where(eq(outbox.id, row.id));
+      return;
+    }
+    const message = buildNotification(lead, deps.mail);
+    try {
+      await transport.send(message);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
+      if (row.attempts >= settings.maxAttempts) {
+        await database.db
+          .update(outbox)
+          .set({ status: "dead", leaseUntil: null, lastError: reason })
+          .where(eq(outbox.id, row.id));
+        log.error(
+          { outboxId: row.id, requestId: row.request_id, attempts: row.attempts, err: error },
+          "contact mail dead after too many attempts (npm run leads -- retry-dead)",
+        );
+        return;
+      }
+      const delay = retryDelayMs(row.attempts, settings);
+      await database.rows(sql`
+        update outbox set status = 'pending', lease_until = null, last_error = ${reason},
+          next_attempt_at = now() + (${delay}::int * interval '1 millisecond')
+        where id = ${row.id}`);
+      log.warn(
+        { outboxId: row.id, requestId: row.request_id, attempts: row.attempts, retryInMs: delay, err: reason },
+        "contact mail failed, will retry",
+      );
+      return;
+    }
+    await database.db
+      .update(outbox)
+      .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
+      .where(eq(outbox.id, row.id));
+    log.info(
+      { outboxId: row.id, requestId: row.request_id, messageId: message.messageId, attempts: row.attempts },
+      "contact mail sent",
+    );
+  }
+
+  async function drain(): Promise<number> {
+    let handled = 0;
+    while (!stopping) {
+      const row = await claim();
+      if (!row) break;
+      await process(row);
+      handled++;
+    }
+    return handled;
+  }
+
+  async function housekeeping(): Promise<void> {
+    const now = Date.now();
+    if (now - lastFlashCleanup > 10 * 60 * 1000) {
+      lastFlashCleanup = now;
+      await store.deleteExpiredFlash();
+    }
+    if (now - lastRetention > 24 * 60 * 60 * 1000) {
+      lastRetention = now;
+      const deleted = await store.deleteOlderThan(settings.retentionDays);
+      if (deleted > 0) log.info({ deleted, retentionDays: settings.retentionDays }, "old demo requests deleted");
+    }
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (woken) {
+      woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping) {
+      try {
+        await housekeeping();
+        await drain();
+        if (failingSince) log.info("outbox database reachable again");
+        failingSince = 0;
+      } catch (error) {
+        // The database may be down: keep polling, log once per minute at most.
+        if (!failingSince || Date.now() - failingSince > 60_000) {
+          log.warn({ err: error }, "outbox poll failed");
+          failingSince = Date.now();
+        }
+      }
+      if (!stopping) await sleep(settings.pollMs);
+    }
+  }
+
+  return {
+    start() {
+      loop ??= run();
+    },
+    drain,
+    wake() {
+      woken = true;
+      wakeUp?.();
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await loop;
+      transport.close();
+    },
+  };
+}

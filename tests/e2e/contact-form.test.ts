@@ -1,0 +1,191 @@
+/** The contact form in Chromium, both locales, with and without JavaScript (npm run build first). */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openPage, type WatchedPage } from "../support/browser.ts";
+import { type RunningServer, startServer } from "../support/server.ts";
+import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+
+const copy = {
+  es: {
+    locale: "es-ES",
+    path: "/",
+    name: "Nombre",
+    surname: "Apellidos",
+    email: "Correo electrónico",
+    company: "Empresa",
+    comments: "Comentarios",
+    submit: "Solicitar demo",
+    sent: "Mensaje Enviado",
+    failed: "Error al enviar el mensaje",
+    required: "Este campo es obligatorio.",
+    badEmail: "Escribe una dirección de correo válida",
+  },
+  en: {
+    locale: "en-GB",
+    path: "/en",
+    name: "First name",
+    surname: "Surname",
+    email: "Email",
+    company: "Company",
+    comments: "Comments",
+    submit: "Request a demo",
+    sent: "Message sent",
+    failed: "Error sending the message",
+    required: "This field is required.",
+    badEmail: "Enter a valid email address",
+  },
+} as const;
+
+type Lang = keyof typeof copy;
+
+let browser: Browser;
+let sink: SmtpSink;
+let server: RunningServer;
+let limited: RunningServer;
+
+async function fill(page: Page, t: (typeof copy)[Lang], values: { name: string; email: string }) {
+  await page.getByLabel(t.name).fill(values.name);
+  await page.getByLabel(t.surname).fill("Núñez");
+  await page.getByLabel(t.email).fill(values.email);
+  await page.getByLabel(t.company).fill("ACME <b>");
+  await page.getByLabel(t.comments).fill("Hola\nmundo");
+}
+
+/**
+ * Console errors that are not the form's: Chromium's own /favicon.ico request (the site has no
+ * favicon yet) is logged as a bare 404 without its URL and is invisible to page.on("response").
+ */
+function unexpected(errors: string[], allow: RegExp[] = []): string[] {
+  return errors.filter(
+    (e) =>
+      !/^Failed to load resource: the server responded with a status of 404/.test(e) && !allow.some((r) => r.test(e)),
+  );
+}
+
+/** The time trap wants a person's pace: at least 2 s between render and submit. */
+const humanPause = () => new Promise((resolve) => setTimeout(resolve, 2100));
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  [server, limited, browser] = await Promise.all([
+    startServer({ env: { SMTP_URL: sink.url, RATE_LIMIT_PER_MINUTE: "100", RATE_LIMIT_PER_HOUR: "100" } }),
+    startServer({ env: { SMTP_URL: sink.url, RATE_LIMIT_PER_MINUTE: "1" } }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await limited?.stop();
+  await sink?.stop();
+});
+
+for (const lang of ["es", "en"] as const) {
+  const t = copy[lang];
+
+  describe(`contact form (${lang}) with JavaScript`, () => {
+    let watched: WatchedPage;
+    afterAll(() => watched?.close());
+
+    it("shows the page's own field errors and focuses the first invalid field", async () => {
+      watched = await openPage(browser, { locale: t.locale });
+      const { page } = watched;
+      await page.goto(`${server.url}${t.path}#contact`);
+      await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
+      await page.getByLabel(t.email).fill("not-an-email");
+      await page.getByRole("button", { name: t.submit }).click();
+      const name = page.getByLabel(t.name);
+      await expect.poll(() => name.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true);
+      expect(await name.getAttribute("aria-invalid")).toBe("true");
+      const describedBy = await name.getAttribute("aria-describedby");
+      expect(await page.locator(`#${describedBy}`).textContent()).toBe(t.required);
+      await expect.poll(() => page.getByText(t.badEmail).count(), { timeout: 10_000 }).toBe(1);
+      expect(unexpected(watched.errors)).toEqual([]);
+    });
+
+    it("sends, shows the success toast and resets the form", async () => {
+      const { page } = watched;
+      await page.reload();
+      await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
+      const before = sink.messages.length;
+      await fill(page, t, { name: `Ana ${lang}`, email: "ana@example.com" });
+      await humanPause();
+      await page.getByRole("button", { name: t.submit }).click();
+      await expect.poll(() => page.getByRole("alert").filter({ hasText: t.sent }).count(), { timeout: 10_000 }).toBe(1);
+      expect(await page.getByLabel(t.name).inputValue()).toBe("");
+      await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBe(before + 1);
+      expect(unexpected(watched.errors)).toEqual([]);
+    });
+
+    it("a server failure (429) shows the error toast and keeps the values", async () => {
+      const other = await openPage(browser, { locale: t.locale });
+      try {
+        const { page } = other;
+        await page.goto(`${limited.url}${t.path}#contact`);
+        await page.waitForFunction(
+          () => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate,
+        );
+        // Use up the one request per minute of this server, from the same client address.
+        await page.evaluate(async () => {
+          await fetch("/mail/send", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ name: "A", firstName: "B", email: "a@example.com", company: "C" }),
+          });
+        });
+        await fill(page, t, { name: "Kept", email: "kept@example.com" });
+        await humanPause();
+        await page.getByRole("button", { name: t.submit }).click();
+        await expect
+          .poll(() => page.getByRole("alert").filter({ hasText: t.failed }).count(), { timeout: 10_000 })
+          .toBe(1);
+        expect(await page.getByLabel(t.name).inputValue()).toBe("Kept");
+        expect(await page.getByLabel(t.email).inputValue()).toBe("kept@example.com");
+        // The browser reports the failed fetch itself; nothing else may be logged.
+        expect(unexpected(other.errors, [/status of 429/])).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  describe(`contact form (${lang}) without JavaScript`, () => {
+    it("posts, follows the 303 and shows the success message", async () => {
+      const watchedPage = await openPage(browser, { javaScriptEnabled: false, locale: t.locale });
+      try {
+        const { page } = watchedPage;
+        await page.goto(`${server.url}${t.path}`);
+        await fill(page, t, { name: "Sin JS", email: "nojs@example.com" });
+        await humanPause();
+        await page.getByRole("button", { name: t.submit }).click();
+        await page.waitForURL(/contact=sent/);
+        expect(new URL(page.url()).pathname).toBe(t.path);
+        expect(await page.getByRole("status").textContent()).toContain(t.sent);
+      } finally {
+        await watchedPage.close();
+      }
+    });
+
+    it("shows field errors in its language with the values kept", async () => {
+      const watchedPage = await openPage(browser, { javaScriptEnabled: false, locale: t.locale });
+      try {
+        const { page } = watchedPage;
+        await page.goto(`${server.url}${t.path}`);
+        await fill(page, t, { name: "Valor", email: "nojs@example.com" });
+        // The browser's own checks pass (type=email accepts it), the schema's does not: no top-level domain.
+        await page.getByLabel(t.email).fill("nojs@example");
+        await humanPause();
+        await page.getByRole("button", { name: t.submit }).click();
+        await page.waitForURL(/contact=/);
+        expect(await page.getByRole("alert").textContent()).toContain(t.failed);
+        expect(await page.getByText(t.badEmail).count()).toBe(1);
+        expect(await page.getByLabel(t.name).inputValue()).toBe("Valor");
+        expect(await page.getByLabel(t.company).inputValue()).toBe("ACME <b>");
+        expect(await page.getByLabel(t.email).getAttribute("aria-invalid")).toBe("true");
+      } finally {
+        await watchedPage.close();
+      }
+    });
+  });
+}

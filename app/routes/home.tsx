@@ -8,6 +8,7 @@ import { CollaborationSection } from "../components/sections/collaboration-secti
 import { ContactSection } from "../components/sections/contact-section";
 import { IntroSection } from "../components/sections/intro-section";
 import { UseCasesSection } from "../components/sections/use-cases-section";
+import { messagesFor } from "../i18n";
 import { isLocale, type Locale } from "../i18n/locales";
 import { pagePath, resolveLang } from "../lib/site";
 import type { Route } from "./+types/home";
@@ -48,17 +49,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const headers = new Headers({ "Set-Cookie": localeCookie(lang, secure) });
   // "/" answers by the visitor's cookie and languages; caches must know.
   if (params.lang === undefined) headers.set("Vary", "Cookie, Accept-Language");
-  return data({ lang, content, contactForm }, { headers });
+  const { home, contact } = messagesFor(lang);
+  return data({ lang, content, contactForm, messages: { home, contact } }, { headers });
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { lang, content, contactForm } = loaderData;
   return (
     <>
-      <IntroSection lang={lang} content={content} />
-      <CollaborationSection lang={lang} content={content} />
-      <ArchitectureSection lang={lang} content={content} />
-      <UseCasesSection lang={lang} content={content} />
+      <IntroSection />
+      <CollaborationSection />
+      <ArchitectureSection content={content} />
+      <UseCasesSection />
       <ContactSection lang={lang} form={contactForm} />
     </>
   );

@@ -3,7 +3,7 @@ import { servicesContext } from "../.server/context";
 import { SvgIcon } from "../components/ui/icons";
 import { legalTexts as en } from "../content/legal/en";
 import { legalTexts as es } from "../content/legal/es";
-import { messagesFor } from "../i18n";
+import { shellMessagesFor } from "../i18n/shell";
 import { pagePath } from "../lib/site";
 import type { Route } from "./+types/login";
 
@@ -23,7 +23,7 @@ const pointIcons = ["groups", "mfa", "login"] as const;
 export default function Login({ loaderData }: Route.ComponentProps) {
   const { lang } = loaderData;
   const t = (lang === "en" ? en : es).login;
-  const title = messagesFor(lang).legal.login.title;
+  const title = shellMessagesFor(lang).legal.login.title;
   return (
     <div className="container py-5 login-page">
       <div className="row justify-content-center">

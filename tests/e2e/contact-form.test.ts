@@ -44,11 +44,11 @@ let server: RunningServer;
 let limited: RunningServer;
 
 async function fill(page: Page, t: (typeof copy)[Lang], values: { name: string; email: string }) {
-  await page.getByLabel(t.name).fill(values.name);
-  await page.getByLabel(t.surname).fill("Núñez");
-  await page.getByLabel(t.email).fill(values.email);
-  await page.getByLabel(t.company).fill("ACME <b>");
-  await page.getByLabel(t.comments).fill("Hola\nmundo");
+  await page.locator("#contact").getByLabel(t.name).fill(values.name);
+  await page.locator("#contact").getByLabel(t.surname).fill("Núñez");
+  await page.locator("#contact").getByLabel(t.email).fill(values.email);
+  await page.locator("#contact").getByLabel(t.company).fill("ACME <b>");
+  await page.locator("#contact").getByLabel(t.comments).fill("Hola\nmundo");
 }
 
 /**
@@ -93,9 +93,9 @@ for (const lang of ["es", "en"] as const) {
       const { page } = watched;
       await page.goto(`${server.url}${t.path}#contact`);
       await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
-      await page.getByLabel(t.email).fill("not-an-email");
+      await page.locator("#contact").getByLabel(t.email).fill("not-an-email");
       await page.getByRole("button", { name: t.submit }).click();
-      const name = page.getByLabel(t.name);
+      const name = page.locator("#contact").getByLabel(t.name);
       await expect.poll(() => name.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true);
       expect(await name.getAttribute("aria-invalid")).toBe("true");
       const describedBy = await name.getAttribute("aria-describedby");
@@ -113,7 +113,7 @@ for (const lang of ["es", "en"] as const) {
       await humanPause();
       await page.getByRole("button", { name: t.submit }).click();
       await expect.poll(() => page.getByRole("alert").filter({ hasText: t.sent }).count(), { timeout: 10_000 }).toBe(1);
-      expect(await page.getByLabel(t.name).inputValue()).toBe("");
+      expect(await page.locator("#contact").getByLabel(t.name).inputValue()).toBe("");
       await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBe(before + 1);
       expect(unexpected(watched.errors)).toEqual([]);
     });
@@ -140,8 +140,8 @@ for (const lang of ["es", "en"] as const) {
         await expect
           .poll(() => page.getByRole("alert").filter({ hasText: t.failed }).count(), { timeout: 10_000 })
           .toBe(1);
-        expect(await page.getByLabel(t.name).inputValue()).toBe("Kept");
-        expect(await page.getByLabel(t.email).inputValue()).toBe("kept@example.com");
+        expect(await page.locator("#contact").getByLabel(t.name).inputValue()).toBe("Kept");
+        expect(await page.locator("#contact").getByLabel(t.email).inputValue()).toBe("kept@example.com");
         // The browser reports the failed fetch itself; nothing else may be logged.
         expect(unexpected(other.errors, [/status of 429/])).toEqual([]);
       } finally {
@@ -174,15 +174,15 @@ for (const lang of ["es", "en"] as const) {
         await page.goto(`${server.url}${t.path}`);
         await fill(page, t, { name: "Valor", email: "nojs@example.com" });
         // The browser's own checks pass (type=email accepts it), the schema's does not: no top-level domain.
-        await page.getByLabel(t.email).fill("nojs@example");
+        await page.locator("#contact").getByLabel(t.email).fill("nojs@example");
         await humanPause();
         await page.getByRole("button", { name: t.submit }).click();
         await page.waitForURL(/contact=/);
         expect(await page.getByRole("alert").textContent()).toContain(t.failed);
         expect(await page.getByText(t.badEmail).count()).toBe(1);
-        expect(await page.getByLabel(t.name).inputValue()).toBe("Valor");
-        expect(await page.getByLabel(t.company).inputValue()).toBe("ACME <b>");
-        expect(await page.getByLabel(t.email).getAttribute("aria-invalid")).toBe("true");
+        expect(await page.locator("#contact").getByLabel(t.name).inputValue()).toBe("Valor");
+        expect(await page.locator("#contact").getByLabel(t.company).inputValue()).toBe("ACME <b>");
+        expect(await page.locator("#contact").getByLabel(t.email).getAttribute("aria-invalid")).toBe("true");
       } finally {
         await watchedPage.close();
       }

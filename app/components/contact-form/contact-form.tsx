@@ -6,8 +6,8 @@
  */
 import { type FocusEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { ContactFormState } from "../../.server/contact/form-state";
-import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { usePageMessages } from "../../i18n/use-page-messages";
 import {
   type ContactField,
   contactFieldLimits,
@@ -67,12 +67,13 @@ const fieldId = (name: ContactField) => `contact-${name}`;
 const errorId = (name: ContactField) => `contact-${name}-error`;
 
 export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormState }) {
-  const t = messagesFor(lang).contact;
+  const t = usePageMessages().contact;
   const outcome = state.outcome;
   const values = outcome?.kind === "error" ? (outcome.values ?? {}) : {};
   const formRef = useRef<HTMLFormElement>(null);
   const sending = useRef(false);
   const touched = useRef(new Set<ContactField>());
+  const attempted = useRef(false);
   const [errors, setErrors] = useState<FieldErrors>(outcome?.kind === "error" ? (outcome.fieldErrors ?? {}) : {});
   const [busy, setBusy] = useState(false);
   const [toast, setToast] = useState<ToastState>(undefined);
@@ -102,6 +103,9 @@ export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormS
   }
 
   function onBlur(event: FocusEvent<HTMLFormElement>) {
+    // Errors appear on leaving a field only after a first submit: an error shown
+    // on blur moves the button between mouse down and mouse up, and the click is lost.
+    if (!attempted.current) return;
     const name = (event.target as { name?: unknown }).name;
     if (typeof name !== "string") return;
     if (!isContactField(name)) return;
@@ -123,6 +127,7 @@ export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormS
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    attempted.current = true;
     if (sending.current) return;
     sending.current = true;
     setBusy(true);

@@ -1,5 +1,5 @@
-import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { shellMessagesFor } from "../../i18n/shell";
 import { pagePath } from "../../lib/site";
 
 export interface ErrorPageProps {
@@ -22,7 +22,7 @@ export function ErrorPage({ lang, status = 500, message, detail }: ErrorPageProp
 }
 
 function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
-  const t = messagesFor(lang).common.error;
+  const t = shellMessagesFor(lang).common.error;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status="404">
       <p className="display-1 fw-bold text-body-secondary mb-0">404</p>
@@ -37,7 +37,7 @@ function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
 }
 
 function ServerErrorView({ lang, status, message }: { lang: Locale; status: number; message?: string }) {
-  const t = messagesFor(lang).common.error;
+  const t = shellMessagesFor(lang).common.error;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status={status}>
       <p className="display-1 fw-bold text-body-secondary mb-0">{status}</p>

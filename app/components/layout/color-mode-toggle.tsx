@@ -1,11 +1,11 @@
-import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { shellMessagesFor } from "../../i18n/shell";
 import { useColorMode } from "../../lib/use-color-mode";
 import { SvgIcon } from "../ui/icons";
 
 /** Dark mode on or off; the icons follow data-bs-theme through CSS, so the server render needs no state. */
 export function ColorModeToggle({ lang }: { lang: Locale }) {
-  const t = messagesFor(lang).common.nav;
+  const t = shellMessagesFor(lang).common.nav;
   const { mode, toggle } = useColorMode();
   return (
     <button

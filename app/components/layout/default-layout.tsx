@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useMatches } from "react-router";
-import { messagesFor } from "../../i18n";
+import { shellMessagesFor } from "../../i18n/shell";
 import { langFromMatches, pageFromMatches } from "../../lib/route-handle";
 import { sectionIds } from "../../lib/site";
 import { useReveal } from "../../lib/use-reveal";
@@ -16,7 +16,7 @@ export function DefaultLayout({ children, error = false }: { children: ReactNode
   const matches = useMatches();
   const lang = langFromMatches(matches);
   const page = pageFromMatches(matches);
-  const t = messagesFor(lang).common;
+  const t = shellMessagesFor(lang).common;
   const active = useScrollspy(page === "home" ? sectionIds : noSections);
   useReveal(matches.at(-1)?.pathname ?? "");
   return (

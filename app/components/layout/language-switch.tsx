@@ -1,5 +1,5 @@
-import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { shellMessagesFor } from "../../i18n/shell";
 import { type PageId, pagePath } from "../../lib/site";
 import { SvgIcon } from "../ui/icons";
 
@@ -26,7 +26,7 @@ export function LanguageSwitch({
   hash?: string;
   className?: string;
 }) {
-  const t = messagesFor(lang).common.nav;
+  const t = shellMessagesFor(lang).common.nav;
   const other: Locale = lang === "es" ? "en" : "es";
   return (
     <a

@@ -1,6 +1,6 @@
 import { company } from "../../content/company";
-import { messagesFor } from "../../i18n";
 import { type Locale, locales } from "../../i18n/locales";
+import { shellMessagesFor } from "../../i18n/shell";
 import { absoluteUrl, defaultLocale, type PageId, pagePath } from "../../lib/site";
 import { useRootData } from "../../root";
 
@@ -8,7 +8,7 @@ import { useRootData } from "../../root";
 export const shareImage = { path: "/og-image.png", width: 1200, height: 630 } as const;
 
 export function pageMeta(page: PageId, lang: Locale): { title: string; description: string } {
-  const t = messagesFor(lang);
+  const t = shellMessagesFor(lang);
   switch (page) {
     case "home":
       return { title: t.common.homeTitle, description: t.common.homeDescription };
@@ -29,7 +29,7 @@ function jsonForScript(value: unknown): string {
 /** Title, description, canonical and hreflang alternates, Open Graph, Twitter card and JSON-LD of a site page. */
 export function PageHead({ page, lang }: { page: PageId; lang: Locale }) {
   const root = useRootData();
-  const t = messagesFor(lang).common;
+  const t = shellMessagesFor(lang).common;
   const siteUrl = root?.siteUrl ?? "";
   const url = (locale: Locale) => absoluteUrl(siteUrl, pagePath(page, locale));
   const { title, description } = pageMeta(page, lang);
@@ -83,7 +83,7 @@ export function PageHead({ page, lang }: { page: PageId; lang: Locale }) {
       <meta property="og:url" content={url(lang)} />
       <meta property="og:locale" content={t.ogLocale} />
       {otherLocales.map((locale) => (
-        <meta key={locale} property="og:locale:alternate" content={messagesFor(locale).common.ogLocale} />
+        <meta key={locale} property="og:locale:alternate" content={shellMessagesFor(locale).common.ogLocale} />
       ))}
       <meta property="og:image" content={image} />
       <meta property="og:image:width" content={String(shareImage.width)} />

@@ -1,12 +1,12 @@
 import { company, companyAddress } from "../../content/company";
-import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { shellMessagesFor } from "../../i18n/shell";
 import { type PageId, pagePath } from "../../lib/site";
 import { LogoMark } from "../ui/icons";
 import { LanguageSwitch } from "./language-switch";
 
 export function SiteFooter({ lang, page, active }: { lang: Locale; page: PageId; active?: string }) {
-  const t = messagesFor(lang).common;
+  const t = shellMessagesFor(lang).common;
   return (
     <footer className="site-footer">
       <div className="container py-5">

@@ -1,9 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-// The package entry, not "react-bootstrap/Collapse": Node's ESM loader cannot import react-bootstrap's
-// per-component folders on the server (docs/decisions/0011). The client bundle is tree-shaken all the same.
-import { Collapse } from "react-bootstrap";
-import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { shellMessagesFor } from "../../i18n/shell";
 import { type PageId, pagePath } from "../../lib/site";
 import { useRootData } from "../../root";
 import { LogoMark, SvgIcon } from "../ui/icons";
@@ -19,12 +16,13 @@ export const menuSections = [
 ] as const;
 
 /**
- * Bootstrap's navbar markup with react-bootstrap's Collapse for the small-screen menu.
- * react-bootstrap's Navbar component would also pull in Offcanvas and the modal
- * machinery (about 15 KB compressed) that this menu does not use (docs/decisions/0012).
+ * Bootstrap's navbar markup; the small-screen menu opens and closes by toggling
+ * Bootstrap's `show` class. react-bootstrap's Navbar would also pull in Offcanvas
+ * and the modal machinery, and its Collapse 3 KB of transition code, for a menu
+ * that needs neither (docs/decisions/0010).
  */
 export function SiteHeader({ lang, page, active }: { lang: Locale; page: PageId; active?: string }) {
-  const t = messagesFor(lang).common;
+  const t = shellMessagesFor(lang).common;
   const root = useRootData();
   const loginHref = root?.platformUrl ?? pagePath("login", lang);
   const [open, setOpen] = useState(false);
@@ -61,40 +59,38 @@ export function SiteHeader({ lang, page, active }: { lang: Locale; page: PageId;
           >
             <span className="navbar-toggler-icon" />
           </button>
-          <Collapse in={open}>
-            <div className="navbar-collapse" id="site-menu">
-              <ul className="navbar-nav ms-auto me-xl-3">
-                {menuSections.map(([id, key]) => {
-                  const current = page === "home" && active === id;
-                  return (
-                    <li className="nav-item" key={id}>
-                      <a
-                        className={`nav-link${current ? " active" : ""}`}
-                        href={pagePath("home", lang, id)}
-                        aria-current={current ? "true" : undefined}
-                        onClick={close}
-                      >
-                        {t.nav[key]}
-                      </a>
-                    </li>
-                  );
-                })}
-              </ul>
-              <div className="navbar-actions d-flex align-items-center gap-2 pb-3 pb-xl-0">
-                <a className="btn btn-primary btn-sm px-3" href={loginHref}>
-                  <SvgIcon name="login" size={16} className="me-1" />
-                  {t.nav.login}
-                </a>
-                <LanguageSwitch
-                  lang={lang}
-                  page={page}
-                  hash={page === "home" && active !== "intro" ? active : undefined}
-                  className="btn btn-sm btn-link nav-lang"
-                />
-                <ColorModeToggle lang={lang} />
-              </div>
+          <div className={`navbar-collapse collapse${open ? " show" : ""}`} id="site-menu">
+            <ul className="navbar-nav ms-auto me-xl-3">
+              {menuSections.map(([id, key]) => {
+                const current = page === "home" && active === id;
+                return (
+                  <li className="nav-item" key={id}>
+                    <a
+                      className={`nav-link${current ? " active" : ""}`}
+                      href={pagePath("home", lang, id)}
+                      aria-current={current ? "true" : undefined}
+                      onClick={close}
+                    >
+                      {t.nav[key]}
+                    </a>
+                  </li>
+                );
+              })}
+            </ul>
+            <div className="navbar-actions d-flex align-items-center gap-2 pb-3 pb-xl-0">
+              <a className="btn btn-primary btn-sm px-3" href={loginHref}>
+                <SvgIcon name="login" size={16} className="me-1" />
+                {t.nav.login}
+              </a>
+              <LanguageSwitch
+                lang={lang}
+                page={page}
+                hash={page === "home" && active !== "intro" ? active : undefined}
+                className="btn btn-sm btn-link nav-lang"
+              />
+              <ColorModeToggle lang={lang} />
             </div>
-          </Collapse>
+          </div>
         </div>
       </nav>
     </header>

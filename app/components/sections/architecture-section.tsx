@@ -1,12 +1,11 @@
 import type { HomeContent } from "../../.server/home-content";
-import { messagesFor } from "../../i18n";
-import type { Locale } from "../../i18n/locales";
+import { usePageMessages } from "../../i18n/use-page-messages";
 import { type IconName, isIconName, SvgIcon } from "../ui/icons";
 
 const stepIcons: IconName[] = ["watch", "identify", "classify", "distribute"];
 
-export function ArchitectureSection({ lang, content }: { lang: Locale; content: HomeContent }) {
-  const t = messagesFor(lang).home.architecture;
+export function ArchitectureSection({ content }: { content: HomeContent }) {
+  const t = usePageMessages().home.architecture;
   return (
     <section id="architecture" className="section section-alt py-5" aria-labelledby="architecture-title">
       <div className="container py-lg-4">

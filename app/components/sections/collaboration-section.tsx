@@ -1,10 +1,8 @@
-import type { HomeContent } from "../../.server/home-content";
-import { messagesFor } from "../../i18n";
-import type { Locale } from "../../i18n/locales";
+import { usePageMessages } from "../../i18n/use-page-messages";
 import { isIconName, SvgIcon } from "../ui/icons";
 
-export function CollaborationSection({ lang }: { lang: Locale; content: HomeContent }) {
-  const t = messagesFor(lang).home.collaboration;
+export function CollaborationSection() {
+  const t = usePageMessages().home.collaboration;
   return (
     <section id="collaboration" className="section py-5" aria-labelledby="collaboration-title">
       <div className="container py-lg-4">

@@ -1,11 +1,11 @@
 import type { ContactFormState } from "../../.server/contact/form-state";
-import { messagesFor } from "../../i18n";
 import type { Locale } from "../../i18n/locales";
+import { usePageMessages } from "../../i18n/use-page-messages";
 import { pagePath } from "../../lib/site";
 import { ContactForm } from "../contact-form/contact-form";
 
 export function ContactSection({ lang, form }: { lang: Locale; form: ContactFormState }) {
-  const t = messagesFor(lang).contact;
+  const t = usePageMessages().contact;
   const p = t.privacy;
   const privacyHref = pagePath("privacy", lang);
   const rows: [string, string][] = [

@@ -1,10 +1,8 @@
-import type { HomeContent } from "../../.server/home-content";
-import { messagesFor } from "../../i18n";
-import type { Locale } from "../../i18n/locales";
+import { usePageMessages } from "../../i18n/use-page-messages";
 import { SvgIcon } from "../ui/icons";
 
-export function IntroSection({ lang }: { lang: Locale; content: HomeContent }) {
-  const t = messagesFor(lang).home.intro;
+export function IntroSection() {
+  const t = usePageMessages().home.intro;
   return (
     <section id="intro" className="section-intro" aria-labelledby="intro-title">
       <div className="container py-5">

@@ -1,10 +1,8 @@
-import type { HomeContent } from "../../.server/home-content";
-import { messagesFor } from "../../i18n";
-import type { Locale } from "../../i18n/locales";
+import { usePageMessages } from "../../i18n/use-page-messages";
 import { isIconName, SvgIcon } from "../ui/icons";
 
-export function UseCasesSection({ lang }: { lang: Locale; content: HomeContent }) {
-  const t = messagesFor(lang).home.useCases;
+export function UseCasesSection() {
+  const t = usePageMessages().home.useCases;
   return (
     <section id="use-cases" className="section py-5" aria-labelledby="use-cases-title">
       <div className="container py-lg-4">

@@ -31,6 +31,7 @@ const schema = z.object({
   OUTBOX_RETRY_BASE_MS: positiveInt.default(2000),
   OUTBOX_RETRY_MAX_MS: positiveInt.default(60_000),
   OUTBOX_MAX_ATTEMPTS: positiveInt.default(25),
+  OUTBOX_LEASE_MS: positiveInt.default(120_000),
 });
 
 export type Config = Readonly<{
@@ -51,7 +52,7 @@ export type Config = Readonly<{
   /** HMAC key for the form's time trap; shared by every instance. */
   formSecret: string;
   /** Contact mail delivery: retry backoff (base doubles up to max) and attempts before a mail is dead. */
-  outbox: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number }>;
+  outbox: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; leaseMs: number }>;
 }>;
 
 export class ConfigError extends Error {
@@ -90,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: v.OUTBOX_RETRY_BASE_MS,
       retryMaxMs: Math.max(v.OUTBOX_RETRY_BASE_MS, v.OUTBOX_RETRY_MAX_MS),
       maxAttempts: v.OUTBOX_MAX_ATTEMPTS,
+      leaseMs: v.OUTBOX_LEASE_MS,
     }),
   });
 }

@@ -8,7 +8,7 @@ export default defineConfig({
     preprocessorOptions: {
       scss: {
         quietDeps: true,
-        silenceDeprecations: ["import", "global-builtin", "color-functions", "if-function", "mixed-decls"],
+        silenceDeprecations: ["import", "global-builtin", "color-functions", "if-function"],
       },
     },
   },

@@ -22,8 +22,24 @@ export function localeFromCookie(cookieHeader: string | null | undefined): Local
   return undefined;
 }
 
+/**
+ * Visitors send a small number of distinct Accept-Language headers; negotiating
+ * each one once keeps locale detection at "/" off the hot path. Bounded: it is
+ * emptied when full, so odd headers cannot grow it.
+ */
+const negotiated = new Map<string, Locale | undefined>();
+const maxRemembered = 500;
+
 export function localeFromAcceptLanguage(header: string | null | undefined): Locale | undefined {
   if (!header || header.length > 1000) return undefined;
+  if (negotiated.has(header)) return negotiated.get(header);
+  const locale = negotiate(header);
+  if (negotiated.size >= maxRemembered) negotiated.clear();
+  negotiated.set(header, locale);
+  return locale;
+}
+
+function negotiate(header: string): Locale | undefined {
   let requested: string[];
   try {
     requested = new Negotiator({ headers: { "accept-language": header } }).languages();

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { serverNodeFlags } from "../../server/runtime-flags.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -44,7 +45,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "site-test-"));
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(projectRoot, "server/main.ts")], {
+  const child = spawn(process.execPath, [...serverNodeFlags, path.join(projectRoot, "server/main.ts")], {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,

@@ -18,11 +18,16 @@ export function createMailTransport(options: {
 }): MailTransport {
   if (options.smtpUrl) {
     // Credentials in the URL are used; STARTTLS is used whenever the server offers it.
-    const transporter = nodemailer.createTransport(options.smtpUrl, {
+    // Pooled: connections are reused across mails and the worker's parallel sends.
+    const transporter = nodemailer.createTransport({
+      url: options.smtpUrl,
+      pool: true,
+      maxConnections: 4,
+      maxMessages: 500,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
-    } as never);
+    });
     return {
       kind: "smtp",
       async send(message) {

@@ -63,6 +63,7 @@ export function createOutboxWorker(deps: {
   log: Logger;
 }): OutboxWorker {
   const { database, store, transport, settings } = deps;
+  const batchSize = 8;
   const log = deps.log.child({ component: "outbox" });
   let stopping = false;
   let loop: Promise<void> | undefined;
@@ -72,8 +73,9 @@ export function createOutboxWorker(deps: {
   let lastFlashCleanup = 0;
   let failingSince = 0;
 
-  async function claim(): Promise<Claimed | undefined> {
-    const rows = await database.rows<Claimed>(sql`
+  /** Up to `batch` due rows, claimed with a lease; rows other instances hold are skipped. */
+  async function claim(): Promise<Claimed[]> {
+    return database.rows<Claimed>(sql`
       update outbox set status = 'sending', attempts = attempts + 1,
         lease_until = now() + (${settings.leaseMs}::int * interval '1 millisecond')
       where id in (
@@ -81,10 +83,9 @@ export function createOutboxWorker(deps: {
         where (status = 'pending' and next_attempt_at <= now())
            or (status = 'sending' and lease_until < now())
         order by next_attempt_at
-        limit 1
+        limit ${batchSize}
         for update skip locked)
       returning id, request_id, attempts`);
-    return rows[0];
   }
 
   async function process(row: Claimed): Promise<void> {
@@ -133,10 +134,11 @@ export function createOutboxWorker(deps: {
   async function drain(): Promise<number> {
     let handled = 0;
     while (!stopping) {
-      const row = await claim();
-      if (!row) break;
-      await process(row);
-      handled++;
+      const rows = await claim();
+      if (rows.length === 0) break;
+      // A few mails in parallel over the transport's pooled connections.
+      await Promise.all(rows.map((row) => process(row)));
+      handled += rows.length;
     }
     return handled;
   }

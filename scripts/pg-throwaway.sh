@@ -9,6 +9,8 @@ pg_throwaway_start() {
   fi
   PG_DIR=$(mktemp -d /tmp/pg-throwaway.XXXXXX)
   PG_PORT=${PG_PORT:-55432}
+  # Step past ports something else already listens on.
+  while (exec 3<>"/dev/tcp/127.0.0.1/$PG_PORT") 2>/dev/null; do PG_PORT=$((PG_PORT + 1)); done
   local run=()
   if [ "$(id -u)" = 0 ]; then
     chown postgres:postgres "$PG_DIR"

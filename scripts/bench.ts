@@ -12,7 +12,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import autocannon, { type Options as CannonOptions, type Result as CannonResult } from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { chromiumPath, launchBrowser } from "../tests/support/browser.ts";
+import { chromiumFlags, chromiumPath, launchBrowser } from "../tests/support/browser.ts";
 import { projectRoot } from "../tests/support/server.ts";
 import type { CapturedResponse } from "./bench-bare-server.ts";
 import {
@@ -58,17 +58,6 @@ const pages = [
   { path: "/", acceptLanguage: "es-ES,es;q=0.9", locale: "es-ES" },
   { path: "/en", acceptLanguage: "en-US,en;q=0.9", locale: "en-US" },
 ] as const;
-
-const chromiumFlags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);

@@ -1,22 +1,9 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
+import { memoryStorage } from "../../tests/support/memory-storage.ts";
 import { breakpointClasses, breakpointScript } from "./breakpoints.ts";
 import { colorModeScript } from "./color-mode.ts";
 import { storageItem } from "./storage.ts";
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    get length() {
-      return map.size;
-    },
-    clear: () => map.clear(),
-    getItem: (key) => map.get(key) ?? null,
-    key: (index) => [...map.keys()][index] ?? null,
-    removeItem: (key) => void map.delete(key),
-    setItem: (key, value) => void map.set(key, String(value)),
-  };
-}
 
 function runColorModeScript(localStorage: Storage, systemDark: boolean): string | undefined {
   const attributes: Record<string, string> = {};

@@ -1,19 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { memoryStorage } from "../../tests/support/memory-storage.ts";
 import { defaultMaxAge, storageItem } from "./storage";
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    get length() {
-      return map.size;
-    },
-    clear: () => map.clear(),
-    getItem: (key) => map.get(key) ?? null,
-    key: (index) => [...map.keys()][index] ?? null,
-    removeItem: (key) => void map.delete(key),
-    setItem: (key, value) => void map.set(key, String(value)),
-  };
-}
 
 describe("storageItem", () => {
   it("stores typed values with the spec's default maximum age", () => {

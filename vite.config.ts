@@ -1,16 +1,20 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
-export default defineConfig({
+// React, React DOM and React Router load on every page: one chunk instead of a
+// dozen small ones means fewer requests before the page can hydrate.
+const framework = /node_modules[\\/](react|react-dom|react-router|scheduler|turbo-stream|cookie|set-cookie-parser)[\\/]/;
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [reactRouter()],
   resolve: { tsconfigPaths: true },
   css: {
     preprocessorOptions: {
-      scss: {
-        quietDeps: true,
-        silenceDeprecations: ["import", "global-builtin", "color-functions", "if-function"],
-      },
+      scss: { quietDeps: true, silenceDeprecations: ["import", "global-builtin", "color-functions", "if-function"] },
     },
   },
-  build: { assetsInlineLimit: 0 },
-});
+  build: {
+    assetsInlineLimit: 0,
+    rolldownOptions: isSsrBuild ? {} : { output: { codeSplitting: { groups: [{ name: "framework", test: framework }] } } },
+  },
+}));

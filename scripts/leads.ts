@@ -6,27 +6,16 @@
  *   npm run leads -- retry-dead            queue dead mails again
  * With PGlite, stop the server first: the embedded database takes one process at a time.
  */
+
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../app/.server/config.ts";
 import { createContactStore, type Lead } from "../app/.server/contact/store.ts";
 import { openDatabase } from "../app/.server/db/client.ts";
 import { migrate } from "../app/.server/db/migrate.ts";
+import { contactFieldNames } from "../app/lib/contact-fields.ts";
 
-const columns: (keyof Lead)[] = [
-  "id",
-  "createdAt",
-  "locale",
-  "name",
-  "firstName",
-  "email",
-  "position",
-  "company",
-  "phone",
-  "location",
-  "comments",
-  "userAgent",
-];
+const columns: (keyof Lead)[] = ["id", "createdAt", "locale", ...contactFieldNames, "userAgent"];
 
 /** A CSV cell; cells a spreadsheet would run as a formula get a leading quote. */
 export function csvCell(value: unknown): string {

@@ -3,7 +3,8 @@ import { defineConfig } from "vite";
 
 // React, React DOM and React Router load on every page: one chunk instead of a
 // dozen small ones means fewer requests before the page can hydrate.
-const framework = /node_modules[\\/](react|react-dom|react-router|scheduler|turbo-stream|cookie|set-cookie-parser)[\\/]/;
+const framework =
+  /node_modules[\\/](react|react-dom|react-router|scheduler|turbo-stream|cookie|set-cookie-parser)[\\/]/;
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [reactRouter()],
@@ -15,6 +16,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   build: {
     assetsInlineLimit: 0,
-    rolldownOptions: isSsrBuild ? {} : { output: { codeSplitting: { groups: [{ name: "framework", test: framework }] } } },
+    rolldownOptions: isSsrBuild
+      ? {}
+      : { output: { codeSplitting: { groups: [{ name: "framework", test: framework }] } } },
   },
 }));

@@ -70,6 +70,9 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   clearTimeout(grace);
   clearInterval(sweep);
+  // A request whose connection was cut at the deadline may still be writing to the
+  // database: let it finish (briefly) before the database closes under it.
+  await server.settled(limits.shutdownGraceMs / 2);
   try {
     // The outbox worker finishes its current send, then the database closes.
     await app.stop();

@@ -60,8 +60,13 @@ export function createPageCache(ttlMs: number, now: () => number = () => Date.no
         inFlight = fill(key, render).finally(() => pending.delete(key));
         pending.set(key, inFlight);
       }
-      // While a fresh copy renders, a slightly stale one is still a valid page.
-      if (entry) return entry;
+      // While a fresh copy renders, one that expired less than a TTL ago is still a valid page
+      // (its form token at most two TTLs old); an older one is not served.
+      if (entry && entry.expiresAt > now() - ttlMs) {
+        // Whoever comes next sees the refresh's failure; this visitor has a page.
+        inFlight.catch(() => {});
+        return entry;
+      }
       return inFlight;
     },
     clear() {

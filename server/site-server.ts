@@ -38,7 +38,10 @@ export interface SiteServerOptions {
   pageCacheTtlMs?: number;
 }
 
-export function createSiteServer(options: SiteServerOptions): http.Server {
+export type SiteServer = http.Server & { settled(timeoutMs: number): Promise<void> };
+
+export function createSiteServer(options: SiteServerOptions): SiteServer {
+  const inFlight = new Set<Promise<void>>();
   const { build, services, isReady } = options;
   const { config, log } = services;
   const contexts = build.entry.module as unknown as ServerContexts;
@@ -72,6 +75,11 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
     if (options.isShuttingDown?.()) res.setHeader("Connection", "close");
 
     if (rawUrl.length > limits.maxUrlLength) return sendText(res, 414, "URI Too Long");
+    // Origin-form only ("/path?query"): no absolute URLs, no "//host" or "\\host" that a
+    // redirect or a URL parser could turn into another site.
+    if (!rawUrl.startsWith("/") || /^[/\\]{2}|\\/.test(rawUrl.split("?")[0] ?? "")) {
+      return sendText(res, 400, "Bad Request");
+    }
     const method = req.method ?? "GET";
     const queryAt = rawUrl.indexOf("?");
     const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
@@ -84,7 +92,7 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
 
     if ((method === "GET" || method === "HEAD") && pathname.length > 1 && pathname.endsWith("/")) {
       // One URL per page: drop trailing slashes (and never redirect to another host via "//").
-      const target = `/${pathname.replace(/^\/+|\/+$/g, "")}${queryAt < 0 ? "" : rawUrl.slice(queryAt)}`;
+      const target = `/${pathname.replace(/\/+$/, "").slice(1)}${queryAt < 0 ? "" : rawUrl.slice(queryAt)}`;
       res.writeHead(308, { location: target, "content-length": 0 });
       res.end();
       return;
@@ -194,13 +202,22 @@ export function createSiteServer(options: SiteServerOptions): http.Server {
       connectionsCheckingInterval: 1_000,
     },
     (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        log.error({ err: error, method: req.method, url: req.url?.slice(0, 300) }, "request failed");
-        if (!res.headersSent) sendJson(res, 500, { statusCode: 500, statusMessage: "Internal Server Error" });
-        else res.destroy();
-      });
+      const work = handle(req, res)
+        .catch((error: unknown) => {
+          log.error({ err: error, method: req.method, url: req.url?.slice(0, 300) }, "request failed");
+          if (!res.headersSent) sendJson(res, 500, { statusCode: 500, statusMessage: "Internal Server Error" });
+          else res.destroy();
+        })
+        .finally(() => inFlight.delete(work));
+      inFlight.add(work);
     },
-  );
+  ) as SiteServer;
+  /** Resolves when every request handler has finished (or after `timeoutMs`), even if its socket is gone. */
+  server.settled = (timeoutMs: number) =>
+    Promise.race([
+      Promise.allSettled([...inFlight]).then(() => undefined),
+      new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
@@ -249,7 +266,8 @@ function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: strin
   }
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(new URL(req.url ?? "/", origin), {
+  // The target was checked to start with a single "/", so this stays on the site's origin.
+  return new Request(`${origin}${req.url ?? "/"}`, {
     method,
     headers,
     signal: controller.signal,

@@ -131,6 +131,17 @@ describe("POST /mail/send over HTTP", () => {
     await expectNoMailFor(1500, before);
   });
 
+  it("a trapped bot gets the same answer as a person for the same invalid input", async () => {
+    const invalid = { ...validLead, email: "not-an-email" };
+    const person = await postJson(invalid);
+    const bot = await postJson({ ...invalid, website: "http://spam.example" });
+    const hurried = await postJson({ ...invalid, formToken: issueFormToken(secret) });
+    expect(person.status).toBe(422);
+    expect(bot.status).toBe(422);
+    expect(hurried.status).toBe(422);
+    expect(await bot.json()).toEqual(await person.json());
+  });
+
   it("time trap: too fast and forged look like success but send nothing; valid and absent are delivered", async () => {
     const before = sink.messages.length;
     expect((await postJson({ ...validLead, formToken: issueFormToken(secret) })).status).toBe(201);

@@ -1,5 +1,7 @@
 /** POST /mail/send: parse, screen bots, validate, rate-limit, store; answer JSON or, for the no-JS form, a 303. */
+
 import { randomUUID } from "node:crypto";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { isLocale, type Locale } from "../../i18n/locales.ts";
 import {
   type ContactField,
@@ -116,14 +118,17 @@ export async function handleContactPost(request: Request, services: AppServices,
       info.log.info("contact form honeypot filled");
     }
 
-    const validation = bot ? undefined : validateContact(body, locale);
-    if (validation && !validation.success) {
+    // Everyone is validated, bots included: a trap must not change the answer to invalid input,
+    // or a bot could learn from the status whether it was caught.
+    const validation = validateContact(body, locale);
+    if (!validation.success) {
       info.log.info({ fields: Object.keys(validation.fieldErrors) }, "contact request invalid");
       if (isForm)
         return seeOther(
           locale,
           await flash(
             services,
+            info.clientIp,
             { kind: "error", status: 422, fieldErrors: validation.fieldErrors, values: keptValues(body) },
             body,
           ),
@@ -135,11 +140,14 @@ export async function handleContactPost(request: Request, services: AppServices,
     if (!limit.allowed) {
       info.log.warn({ retryAfter: limit.retryAfterSeconds }, "contact rate limit");
       if (isForm)
-        return seeOther(locale, await flash(services, { kind: "error", status: 429, values: keptValues(body) }, body));
+        return seeOther(
+          locale,
+          await flash(services, info.clientIp, { kind: "error", status: 429, values: keptValues(body) }, body),
+        );
       return jsonError(429, locale, {}, { "Retry-After": String(limit.retryAfterSeconds) });
     }
 
-    if (bot || !validation) {
+    if (bot) {
       return isForm
         ? seeOther(locale, "sent")
         : Response.json({ id: randomUUID() }, { status: 201, headers: { "Cache-Control": "no-store" } });
@@ -165,9 +173,21 @@ export async function handleContactPost(request: Request, services: AppServices,
   }
 }
 
-/** Stores what the page must show after the redirect; without a database, only the status travels. */
-async function flash(services: AppServices, outcome: ContactOutcome, body: Record<string, unknown>): Promise<string> {
+/**
+ * Outcomes stored for no-JavaScript visitors, per client and instance: generous for a person
+ * correcting a form, a cap for a script that floods invalid posts to fill the database.
+ */
+const flashWrites = new RateLimiterMemory({ points: 30, duration: 60 });
+
+/** Stores what the page must show after the redirect; without a database or over the cap, only the status travels. */
+async function flash(
+  services: AppServices,
+  clientIp: string,
+  outcome: ContactOutcome,
+  body: Record<string, unknown>,
+): Promise<string> {
   try {
+    await flashWrites.consume(clientIp);
     const email = typeof body.email === "string" ? body.email.trim().slice(0, 254) : "";
     return await services.contacts.putFlash(outcome, email);
   } catch {

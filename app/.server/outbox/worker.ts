@@ -137,7 +137,11 @@ export function createOutboxWorker(deps: {
       const rows = await claim();
       if (rows.length === 0) break;
       // A few mails in parallel over the transport's pooled connections.
-      await Promise.all(rows.map((row) => process(row)));
+      // allSettled: one failure must not leave the others' sends running unawaited
+      // (their rows would not be marked sent, and would be sent again after the lease).
+      const results = await Promise.allSettled(rows.map((row) => process(row)));
+      const failed = results.find((result) => result.status === "rejected");
+      if (failed) throw failed.reason;
       handled += rows.length;
     }
     return handled;

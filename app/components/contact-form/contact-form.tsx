@@ -4,6 +4,7 @@
  * first interaction) validates in the browser and the request goes as JSON through the site's
  * HTTP client. Why not Conform's useForm here: docs/decisions/0020-client-validation.md.
  */
+
 import { type FocusEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { ContactFormState } from "../../.server/contact/form-state";
 import type { Locale } from "../../i18n/locales";
@@ -19,9 +20,18 @@ import {
 } from "../../lib/contact-fields";
 import type { ContactValidation, FieldErrors } from "../../lib/contact-schema";
 import { HttpError, http } from "../../lib/http-client";
+import type { ContactToastProps } from "./contact-toast";
 import "./contact-form.scss";
 
-const ContactToast = lazy(() => import("./contact-toast"));
+/** If the toast's code cannot be fetched (a flaky network, a new deployment), the outcome still shows. */
+function PlainOutcome({ kind, title, detail }: ContactToastProps) {
+  return (
+    <div className={`alert ${kind === "error" ? "alert-danger" : "alert-success"} mt-3`} role="status">
+      <strong>{title}</strong>. {detail}
+    </div>
+  );
+}
+const ContactToast = lazy(() => import("./contact-toast").catch(() => ({ default: PlainOutcome })));
 
 type Validate = (value: unknown, locale: Locale) => ContactValidation;
 
@@ -47,7 +57,14 @@ type ToastState = { kind: "success" } | { kind: "error"; detail: string | undefi
 let validatorPromise: Promise<Validate> | undefined;
 /** The schema (zod/mini) is fetched when the visitor first touches the form, not with the page. */
 function loadValidator(): Promise<Validate> {
-  validatorPromise ??= import("../../lib/contact-schema").then((module) => module.validateContact);
+  validatorPromise ??= import("../../lib/contact-schema").then(
+    (module) => module.validateContact,
+    (error: unknown) => {
+      // Not cached: the next attempt fetches again.
+      validatorPromise = undefined;
+      throw error;
+    },
+  );
   return validatorPromise;
 }
 
@@ -90,7 +107,8 @@ export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormS
 
   /** Re-checks the fields the visitor has left (blur) or already sees an error on. */
   async function revalidate(name: ContactField) {
-    const validate = await loadValidator();
+    const validate = await loadValidator().catch(() => undefined);
+    if (!validate) return;
     const result = validate(currentValues(), lang);
     const next = result.success ? {} : result.fieldErrors;
     setErrors((previous) => {
@@ -131,10 +149,16 @@ export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormS
     if (sending.current) return;
     sending.current = true;
     setBusy(true);
-    void import("./contact-toast");
+    void import("./contact-toast").catch(() => {});
     try {
       const body = currentValues();
-      const validate = await loadValidator();
+      const validate = await loadValidator().catch(() => undefined);
+      if (!validate) {
+        // The checking code could not be fetched: post the form as a browser without
+        // JavaScript would; the server validates and answers with the page.
+        formRef.current?.submit();
+        return;
+      }
       const result = validate(body, lang);
       if (!result.success) {
         for (const name of contactFieldNames) touched.current.add(name);
@@ -208,7 +232,7 @@ export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormS
         onSubmit={onSubmit}
         onBlur={onBlur}
         onInput={onInput}
-        onFocus={() => void loadValidator()}
+        onFocus={() => void loadValidator().catch(() => {})}
       >
         <p className="small text-body-secondary">{t.requiredNote}</p>
         <input type="hidden" name={localeField} value={lang} />

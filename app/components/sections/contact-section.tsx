@@ -1,4 +1,5 @@
 import type { ContactFormState } from "../../.server/contact/form-state";
+import { company } from "../../content/company";
 import type { Locale } from "../../i18n/locales";
 import { usePageMessages } from "../../i18n/use-page-messages";
 import { pagePath } from "../../lib/site";
@@ -9,7 +10,8 @@ export function ContactSection({ lang, form }: { lang: Locale; form: ContactForm
   const p = t.privacy;
   const privacyHref = pagePath("privacy", lang);
   const rows: [string, string][] = [
-    [p.controllerLabel, p.controller],
+    // The controller is the company in app/content/company.ts, the same one the privacy policy names.
+    [p.controllerLabel, `${company.legalName} (${company.privacyEmail})`],
     [p.purposeLabel, p.purpose],
     [p.legalBasisLabel, p.legalBasis],
     [p.recipientsLabel, p.recipients],

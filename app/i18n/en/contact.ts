@@ -47,7 +47,6 @@ export const contact: Messages["contact"] = {
     after: ".",
     tableCaption: "Basic data protection information",
     controllerLabel: "Controller",
-    controller: "Vigía Normativo, S.L.",
     purposeLabel: "Purpose",
     purpose: "To answer your request for information or a demo and to contact you about it.",
     legalBasisLabel: "Legal basis",

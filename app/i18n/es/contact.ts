@@ -45,7 +45,6 @@ export const contact = {
     after: ".",
     tableCaption: "Información básica sobre protección de datos",
     controllerLabel: "Responsable",
-    controller: "Vigía Normativo, S.L.",
     purposeLabel: "Finalidad",
     purpose: "Atender tu solicitud de información o de demostración y contactarte sobre ella.",
     legalBasisLabel: "Legitimación",

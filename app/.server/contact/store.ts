@@ -1,6 +1,6 @@
 /** Demo requests in the database: accept (request + outbox row in one transaction), flash state, operations. */
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import type { ContactInput } from "../../lib/contact-schema.ts";
 import type { Database } from "../db/client.ts";
 import { contactRequests, formFlash, outbox } from "../db/schema.ts";
@@ -80,7 +80,7 @@ export function createContactStore(database: Database, secret: string) {
     async list(limit = 1000): Promise<(Lead & { delivery: string | null; attempts: number | null })[]> {
       return db
         .select({
-          ...getColumns(),
+          ...getTableColumns(contactRequests),
           delivery: outbox.status,
           attempts: outbox.attempts,
         })
@@ -116,39 +116,6 @@ export function createContactStore(database: Database, secret: string) {
         .returning({ id: outbox.id });
       return rows.length;
     },
-  };
-}
-
-function getColumns() {
-  const {
-    id,
-    createdAt,
-    locale,
-    name,
-    firstName,
-    email,
-    position,
-    company,
-    phone,
-    location,
-    comments,
-    userAgent,
-    ipHash,
-  } = contactRequests;
-  return {
-    id,
-    createdAt,
-    locale,
-    name,
-    firstName,
-    email,
-    position,
-    company,
-    phone,
-    location,
-    comments,
-    userAgent,
-    ipHash,
   };
 }
 

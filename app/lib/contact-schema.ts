@@ -8,16 +8,6 @@ import { contact as esContact } from "../i18n/es/contact.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { type ContactField, contactFieldLimits, contactFieldNames, requiredContactFields } from "./contact-fields.ts";
 
-export {
-  type ContactField,
-  contactFieldLimits,
-  contactFieldNames,
-  honeypotField,
-  localeField,
-  requiredContactFields,
-  timeTrapField,
-} from "./contact-fields.ts";
-
 /** Digits, spaces, + - . / ( ) and an optional extension: international formats without being picky. */
 export const phonePattern = /^\+?[0-9(][0-9 ().\-/]{2,}(?:\s*(?:ext\.?|x|#)\s*[0-9]{1,6})?$/i;
 const emailPattern = z.regexes.email;

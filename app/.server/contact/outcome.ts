@@ -1,5 +1,6 @@
 /** What a no-JavaScript submission's page shows after the 303: carried as ?contact=… */
-import type { ContactField, FieldErrors } from "../../lib/contact-schema.ts";
+import type { ContactField } from "../../lib/contact-fields.ts";
+import type { FieldErrors } from "../../lib/contact-schema.ts";
 
 export type ContactOutcome =
   | { kind: "sent" }

@@ -6,12 +6,11 @@ import { isLocale, type Locale } from "../../i18n/locales.ts";
 import {
   type ContactField,
   contactFieldNames,
-  contactMessages,
   honeypotField,
   localeField,
   timeTrapField,
-  validateContact,
-} from "../../lib/contact-schema.ts";
+} from "../../lib/contact-fields.ts";
+import { contactMessages, validateContact } from "../../lib/contact-schema.ts";
 import { pagePath } from "../../lib/site.ts";
 import type { AppServices, RequestInfo } from "../context.ts";
 import { localeFromAcceptLanguage } from "../locale.ts";

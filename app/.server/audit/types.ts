@@ -1,0 +1,18 @@
+/**
+ * What the platform records about who did what (platform spec section 8). Actions are
+ * `noun.verb` (auth.sign_in, auth.sign_in_failed, mfa.enrolled, member.invited,
+ * document.read, note.created, token.created, ...). Write an event in the same
+ * transaction as the change it records: `recordAudit(tx, event)`.
+ */
+export interface AuditEventInput {
+  organizationId: string;
+  /** The acting user, or null for the system, an API token's owner being named in `detail`. */
+  actor: { id: string; email: string } | null;
+  action: string;
+  object: { type: string; id: string } | null;
+  /** The client's IP; stored only as a keyed hash (per-organisation key). */
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+  /** Small JSON detail (changed fields, role from/to); never secrets or passwords. */
+  detail?: Record<string, unknown> | undefined;
+}

@@ -20,4 +20,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       ? {}
       : { output: { codeSplitting: { groups: [{ name: "framework", test: framework }] } } },
   },
+  // The server build's entry is the app as the process sees it (services, router
+  // context, Fetch handler); it imports the routes through React Router's virtual module.
+  environments: { ssr: { build: { rolldownOptions: { input: "./app/.server/app.ts" } } } },
 }));

@@ -4,10 +4,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { requestContext } from "./.server/context";
-
-// The Node server reads these keys from the build so that both sides share them.
-export { requestContext, servicesContext } from "./.server/context";
+import { requestContext, servicesContext } from "./.server/context";
+import { contentSecurityPolicy } from "./.server/csp";
+import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
 
@@ -29,16 +28,29 @@ export default function handleRequest(
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
+  const { nonce } = loadContext.get(requestContext);
+  const { config } = loadContext.get(servicesContext);
+  responseHeaders.set(
+    "Content-Security-Policy",
+    contentSecurityPolicy(nonce, { https: config.siteUrl.startsWith("https:"), dev: config.env === "development" }),
+  );
+
   if (request.method.toUpperCase() === "HEAD") {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
-  // The server buffers every page (hashes for the CSP, ETag, compression), so
-  // render it whole rather than streaming the shell first.
+  // The server buffers every page (ETag, compression, the page cache), so render it
+  // whole rather than streaming the shell first.
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const app = (
+      <NonceContext value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       onAllReady() {
         const body = new PassThrough({
           final(callback) {

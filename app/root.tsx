@@ -15,6 +15,7 @@ import { DefaultLayout } from "./components/layout/default-layout";
 import { layouts } from "./components/layout/layouts";
 import { breakpointScript } from "./lib/breakpoints";
 import { colorModeScript } from "./lib/color-mode";
+import { useNonce } from "./lib/nonce";
 import { langFromMatches, layoutFromMatches } from "./lib/route-handle";
 import "./styles/app.scss";
 
@@ -32,6 +33,7 @@ export function useRootData(): RootData | undefined {
 
 export function Layout({ children }: { children: ReactNode }) {
   const lang = langFromMatches(useMatches());
+  const nonce = useNonce();
   return (
     // The inline scripts add attributes and classes before React hydrates: not mismatches to report.
     <html lang={lang} suppressHydrationWarning>
@@ -39,8 +41,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* Before any stylesheet: the colour mode is set before first paint. */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script from app/lib/color-mode.ts, hashed into the CSP */}
-        <script dangerouslySetInnerHTML={{ __html: colorModeScript }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script from app/lib/color-mode.ts, allowed by the CSP nonce */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: colorModeScript }} />
         <meta name="color-scheme" content="light dark" />
         <meta name="theme-color" content="#0b3d5c" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
@@ -50,11 +52,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body suppressHydrationWarning>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script from app/lib/breakpoints.ts, hashed into the CSP */}
-        <script dangerouslySetInnerHTML={{ __html: breakpointScript }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script from app/lib/breakpoints.ts, allowed by the CSP nonce */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: breakpointScript }} />
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,42 +1,57 @@
-/** Entry point of the production server: configuration, services, HTTP, graceful shutdown. */
+/**
+ * Entry point of the server process: configuration, the app, HTTP, graceful shutdown.
+ * Production (`npm start`, `npm run serve`) runs the compiled app from build/server;
+ * `--dev` (`npm run dev`) runs the same server with Vite in middleware mode, the app
+ * loaded through Vite with hot reload.
+ */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
-import { ConfigError, describeConfig, loadConfig } from "../app/.server/config.ts";
-import { createLogger } from "../app/.server/logger.ts";
+import type * as AppModule from "../app/.server/app.ts";
 import { limits } from "./limits.ts";
-import { createServices } from "./services.ts";
 
+const dev = process.argv.includes("--dev");
+// React and React Router pick their production or development builds from NODE_ENV
+// when first imported, so it is set before anything imports them.
+process.env.NODE_ENV ??= dev ? "development" : "production";
 const startedAt = performance.now();
+const root = path.resolve(import.meta.dirname, "..");
 
-let config: ReturnType<typeof loadConfig>;
+const vite = dev
+  ? await (await import("vite")).createServer({ root, server: { middlewareMode: true }, appType: "custom" })
+  : undefined;
+const appModule = (
+  vite
+    ? await vite.ssrLoadModule("/app/.server/app.ts")
+    : await import(pathToFileURL(path.join(root, "build/server/index.js")).href)
+) as typeof AppModule;
+
+let config: ReturnType<typeof appModule.loadConfig>;
 try {
-  config = loadConfig();
+  config = appModule.loadConfig();
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof appModule.ConfigError) {
     process.stderr.write(`${error.message}\n`);
+    await vite?.close();
     process.exit(1);
   }
   throw error;
 }
 
-// React and React Router pick their production or development builds from
-// NODE_ENV when first imported, so it is set before anything imports them.
-process.env.NODE_ENV = config.env;
 const { createSiteServer } = await import("./site-server.ts");
-const log = createLogger(config.logLevel);
-const root = path.resolve(import.meta.dirname, "..");
-const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
+const log = appModule.createLogger(config.logLevel);
 
 // The database (migrations applied) and the outbox worker are ready before the port opens.
-const app = await createServices(config, log);
+const app = await appModule.createApp(config, log, {
+  rootDir: root,
+  ...(vite ? { build: () => vite.ssrLoadModule("virtual:react-router/server-build") as never } : {}),
+});
 await app.start();
 
 let shuttingDown = false;
 const server = createSiteServer({
-  build,
-  clientDir: path.join(root, "build/client"),
-  services: app.services,
+  app,
+  log,
+  ...(vite ? { middleware: vite.middlewares, pageCacheTtlMs: 0 } : { clientDir: path.join(root, "build/client") }),
   isReady: async () => !shuttingDown && (await app.isReady()),
   isShuttingDown: () => shuttingDown,
 });
@@ -44,7 +59,10 @@ const server = createSiteServer({
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  log.info({ ...describeConfig(config), port, startupMs: Math.round(performance.now() - startedAt) }, "listening");
+  log.info(
+    { ...appModule.describeConfig(config), port, dev, startupMs: Math.round(performance.now() - startedAt) },
+    "listening",
+  );
 });
 
 /**
@@ -76,6 +94,7 @@ async function shutdown(signal: string): Promise<void> {
   try {
     // The outbox worker finishes its current send, then the database closes.
     await app.stop();
+    await vite?.close();
   } catch (error) {
     log.error({ err: error }, "error while stopping services");
   }

@@ -1,58 +1,70 @@
-/** The HTTP server: health, static files, then every other request through React Router. */
+/**
+ * The HTTP server: health, static files, limits, the Origin check and the page
+ * cache, then every other request through the app's Fetch handler. It knows no
+ * page of the app: what may be cached is what the routes' answers declare.
+ */
 import { createHash, randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import type { createContext } from "react-router";
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import type { AppServices, RequestInfo } from "../app/.server/context.ts";
-import { negotiateLocale } from "../app/.server/locale.ts";
-import { pagePaths } from "../app/lib/site.ts";
+import type { App } from "../app/.server/app.ts";
+import type { Logger } from "../app/.server/logger.ts";
 import { clientAddress, isSecureRequest } from "./client-address.ts";
 import { compress, isCompressible, pickEncoding } from "./compression.ts";
 import { limits } from "./limits.ts";
-import { type CachedPage, createPageCache, type HeaderMap, isCachedPage, type RenderedPage } from "./page-cache.ts";
-import {
-  baseSecurityHeaders,
-  contentSecurityPolicy,
-  inlineScriptHashes,
-  type SecurityOptions,
-} from "./security-headers.ts";
+import { createPageCache, type HeaderMap, isCachedPage, type RenderedPage } from "./page-cache.ts";
+import { baseSecurityHeaders, type SecurityOptions } from "./security-headers.ts";
 import { loadStaticFiles, type StaticFile } from "./static-files.ts";
 
-type ContextKey<T> = ReturnType<typeof createContext<T>>;
-
-export interface ServerContexts {
-  servicesContext: ContextKey<AppServices>;
-  requestContext: ContextKey<RequestInfo>;
-}
+/** Connect-style middleware (Vite's dev server): calls next() when it does not answer. */
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 export interface SiteServerOptions {
-  build: ServerBuild;
-  clientDir: string;
-  services: AppServices;
+  app: Pick<App, "config" | "handle" | "publicCookies">;
+  log: Logger;
+  /** The built client files (production); absent in development, where `middleware` serves them. */
+  clientDir?: string;
+  /** Development: Vite in middleware mode, asked first. */
+  middleware?: Middleware;
   /** Resolves true while the server and its database can take requests. */
   isReady: () => Promise<boolean>;
   /** True once shutdown has begun: connections are closed after their response. */
   isShuttingDown?: () => boolean;
-  /** How long a rendered page is served from memory; 0 renders every request. */
+  /** Longest time the page cache keeps a page a route allows it to; 0 turns the cache off. */
   pageCacheTtlMs?: number;
 }
 
 export type SiteServer = http.Server & { settled(timeoutMs: number): Promise<void> };
 
+/** Paths whose answers are personal or live: never served from or kept in the page cache. */
+const privatePrefixes = ["/app", "/api"];
+
+function isPrivatePath(pathname: string): boolean {
+  return privatePrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
 export function createSiteServer(options: SiteServerOptions): SiteServer {
   const inFlight = new Set<Promise<void>>();
-  const { build, services, isReady } = options;
-  const { config, log } = services;
-  const contexts = build.entry.module as unknown as ServerContexts;
-  const handler = createRequestHandler(build, config.env);
-  const staticFiles = loadStaticFiles(options.clientDir);
+  const { app, log, isReady } = options;
+  const { config } = app;
+  const staticFiles = options.clientDir ? loadStaticFiles(options.clientDir) : new Map<string, StaticFile>();
   const security: SecurityOptions = { https: config.siteUrl.startsWith("https:") };
   const baseHeaders = baseSecurityHeaders(security);
   const origin = new URL(config.siteUrl).origin;
   const pageCacheTtlMs = options.pageCacheTtlMs ?? 1000;
   const pageCache = createPageCache(pageCacheTtlMs);
-  const cacheablePaths = new Set(Object.values(pagePaths).flatMap((paths) => Object.values(paths)));
+  const publicCookies = new Set(app.publicCookies);
+
+  /** A request the shared page cache may answer: anonymous, and not for the platform or the API. */
+  function mayUseCache(req: IncomingMessage, method: string, pathname: string): boolean {
+    if (pageCacheTtlMs <= 0 || (method !== "GET" && method !== "HEAD") || isPrivatePath(pathname)) return false;
+    if (req.headers.authorization !== undefined) return false;
+    const cookie = req.headers.cookie;
+    if (!cookie) return true;
+    return cookie.split(";").every((part) => {
+      const name = part.slice(0, part.indexOf("=")).trim();
+      return name === "" || publicCookies.has(name);
+    });
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -102,6 +114,7 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
       const file = staticFiles.get(pathname);
       if (file) return sendStatic(req, res, file);
     }
+    if (options.middleware && (await passedOn(options.middleware, req, res))) return;
 
     if (!isSafeMethod(method) && !isAllowedOrigin(req, origin)) {
       return sendJson(res, 403, { statusCode: 403, statusMessage: "Forbidden: cross-origin request" });
@@ -114,24 +127,19 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     }
 
     const secure = isSecureRequest(req, config.trustProxy);
-    if (pageCacheTtlMs > 0 && (method === "GET" || method === "HEAD") && queryAt < 0 && cacheablePaths.has(pathname)) {
-      // "/" depends on the visitor's language: only Spanish visitors get its cached copy.
-      const spanish =
-        pathname !== "/" ||
-        negotiateLocale({ cookie: req.headers.cookie, acceptLanguage: req.headers["accept-language"] }) === "es";
-      if (spanish) {
-        const page = await pageCache.get(`${pathname} ${secure}`, () => renderForCache(pathname, secure));
-        return sendPage(req, res, page);
-      }
-    }
-
-    const info: RequestInfo = { requestId, clientIp: clientAddress(req, config.trustProxy), secure, log: requestLog };
-    const response = await handler(toFetchRequest(req, res, origin), routerContext(info));
-    await sendPage(req, res, await materialize(response));
+    const render = async () => {
+      const client = { requestId, address: clientAddress(req, config.trustProxy), secure, log: requestLog };
+      const response = await app.handle(toFetchRequest(req, res, origin), client);
+      return materialize(response, pathname);
+    };
+    const page = mayUseCache(req, method, pathname)
+      ? await pageCache.get(`${secure ? "https" : "http"} ${rawUrl}`, req.headers, render)
+      : await render();
+    await sendPage(req, res, page);
   }
 
-  /** Buffers React Router's answer and adds what a page needs: CSP with script hashes, cache policy, ETag. */
-  async function materialize(response: Response): Promise<RenderedPage & { etag?: string }> {
+  /** Buffers the app's answer and adds what a page needs: a cache policy and an ETag. */
+  async function materialize(response: Response, pathname: string): Promise<RenderedPage> {
     const headers: HeaderMap = {};
     response.headers.forEach((value, name) => {
       if (name !== "set-cookie") headers[name] = value;
@@ -139,20 +147,16 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) headers["set-cookie"] = cookies;
     const body: Buffer = response.body ? Buffer.from(await response.arrayBuffer()) : Buffer.alloc(0);
+    if (isPrivatePath(pathname)) headers["cache-control"] ??= "private, no-store";
     if (!response.headers.get("content-type")?.startsWith("text/html"))
       return { status: response.status, headers, body };
-    headers["content-security-policy"] = contentSecurityPolicy(inlineScriptHashes(body.toString("utf8")), security);
     headers["cache-control"] ??= "private, no-cache";
     const etag = `W/"${createHash("sha1").update(body).digest("base64url")}"`;
     headers.etag = etag;
     return { status: response.status, headers, body, etag };
   }
 
-  async function sendPage(
-    req: IncomingMessage,
-    res: ServerResponse,
-    page: CachedPage | (RenderedPage & { etag?: string }),
-  ) {
+  async function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage) {
     const headers: HeaderMap = { ...page.headers };
     if (page.status === 200 && page.etag && req.headers["if-none-match"] === page.etag) {
       delete headers["content-type"];
@@ -173,22 +177,6 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     headers["content-length"] = String(body.length);
     res.writeHead(page.status, headers);
     res.end(req.method === "HEAD" ? undefined : body);
-  }
-
-  function routerContext(info: RequestInfo): RouterContextProvider {
-    const context = new RouterContextProvider();
-    context.set(contexts.servicesContext, services);
-    context.set(contexts.requestContext, info);
-    return context;
-  }
-
-  /** Renders a cacheable page as an anonymous first visit would see it. */
-  async function renderForCache(pathname: string, secure: boolean) {
-    const requestId = `cache-${randomUUID()}`;
-    const info: RequestInfo = { requestId, clientIp: "127.0.0.1", secure, log: log.child({ reqId: requestId }) };
-    const request = new Request(new URL(pathname, origin), { headers: { accept: "text/html" } });
-    const page = await materialize(await handler(request, routerContext(info)));
-    return { ...page, etag: page.etag ?? "" };
   }
 
   const server = http.createServer(
@@ -224,6 +212,14 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   return server;
+}
+
+/** Resolves true when the middleware answered the request, false when it passed it on. */
+function passedOn(middleware: Middleware, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    res.once("finish", () => resolve(true));
+    middleware(req, res, (error) => (error ? reject(error) : resolve(false)));
+  });
 }
 
 function isSafeMethod(method: string): boolean {

@@ -1,4 +1,4 @@
-/** What the Node server hands to every loader and action. */
+/** What every loader and action finds in the router context (built per request by ./app.ts). */
 import { createContext } from "react-router";
 import type { Config } from "./config.ts";
 import type { ContactService } from "./contact/service.ts";
@@ -18,6 +18,8 @@ export interface RequestInfo {
   /** HTTPS as seen by the visitor (the socket, or X-Forwarded-Proto when trusted). */
   secure: boolean;
   log: Logger;
+  /** This response's CSP nonce: every inline script the app renders carries it. */
+  nonce: string;
 }
 
 export const servicesContext = createContext<AppServices>();

@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { pageCacheControl } from "../.server/cache-control";
 import { loadContactFormState } from "../.server/contact/form-state";
 import { requestContext, servicesContext } from "../.server/context";
 import { loadHomeContent } from "../.server/home-content";
@@ -46,7 +47,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     loadHomeContent(lang),
     loadContactFormState(request, context.get(servicesContext), info),
   ]);
-  const headers = new Headers({ "Set-Cookie": localeCookie(lang, secure) });
+  // The same page for every visitor of this language (the cookie it sets included).
+  const headers = new Headers({ "Set-Cookie": localeCookie(lang, secure), "Cache-Control": pageCacheControl(request) });
   // "/" answers by the visitor's cookie and languages; caches must know.
   if (params.lang === undefined) headers.set("Vary", "Cookie, Accept-Language");
   const { home, contact } = messagesFor(lang);

@@ -1,3 +1,4 @@
+import path from "node:path";
 /**
  * The action and the outbox worker in-process, against PGlite and (with TEST_DATABASE_URL) PostgreSQL,
  * with a real SMTP peer: storage, delivery, retries, dead rows, leases, erasure, retention, 500/503.
@@ -12,9 +13,9 @@ import { migrate } from "../../app/.server/db/migrate.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport } from "../../app/.server/mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings } from "../../app/.server/outbox/worker.ts";
-import { migrationsDir } from "../../server/services.ts";
 import { jsonRequest, requestInfo, startServices, validLead, waitFor } from "../support/contact-services.ts";
 import { databaseTargets, startTcpProxy, testDatabaseUrl } from "../support/postgres.ts";
+import { projectRoot } from "../support/server.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 
 const targets = databaseTargets();
@@ -258,7 +259,7 @@ describe.skipIf(!testDatabaseUrl)("migrations on PostgreSQL", () => {
     const url = await postgres!.create();
     const handles = await Promise.all([1, 2, 3].map(() => openDatabase({ databaseUrl: url })));
     try {
-      const results = await Promise.all(handles.map((handle) => migrate(handle, migrationsDir)));
+      const results = await Promise.all(handles.map((handle) => migrate(handle, path.join(projectRoot, "drizzle"))));
       expect(results.flat()).toEqual(["0000_init"]);
       const rows = await handles[0]!.rows<{ n: number }>(sql`select count(*)::int as n from app_migrations`);
       expect(rows[0]?.n).toBe(1);

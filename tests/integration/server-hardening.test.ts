@@ -40,22 +40,45 @@ function raw(request: string | Buffer, { delayMs = 0 } = {}): Promise<string> {
 }
 
 describe("security headers on pages", () => {
-  it("sends an enforced CSP whose script hashes match the page's inline scripts", async () => {
+  /** Inline scripts a browser runs (JSON-LD is data, outside the CSP). */
+  const inlineScripts = (html: string) =>
+    [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)]
+      .map((m) => ({ attributes: m[1] ?? "", body: m[2] ?? "" }))
+      .filter((script) => !script.attributes.includes('type="application/ld+json"'));
+
+  it("sends an enforced CSP: a fresh nonce on each rendered page, on every script the app renders", async () => {
+    // A query keeps the page out of the shared cache: rendered for this request.
+    const pages = await Promise.all([get("/en?a=1"), get("/en?a=2")]);
+    const nonces: string[] = [];
+    for (const response of pages) {
+      const csp = response.headers.get("content-security-policy") ?? "";
+      const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]{22,})'(;|$)/.exec(csp)?.[1];
+      expect(nonce, csp).toBeDefined();
+      nonces.push(nonce ?? "");
+      const scripts = inlineScripts(await response.text());
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const script of scripts) expect(script.attributes).toContain(`nonce="${nonce}"`);
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("form-action 'self'");
+      expect(csp).toContain("base-uri 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).not.toContain("upgrade-insecure-requests");
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it("serves a cached page with the hashes of the app's own scripts instead of a shared nonce", async () => {
+    await get("/en");
     const response = await get("/en");
     const csp = response.headers.get("content-security-policy") ?? "";
-    const html = await response.text();
-    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? "");
-    expect(inline.length).toBeGreaterThan(0);
-    for (const script of inline.filter(Boolean)) {
-      const hash = createHash("sha256").update(script).digest("base64");
+    expect(csp).not.toContain("'nonce-");
+    const scripts = inlineScripts(await response.text()).filter((script) => script.body);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      const hash = createHash("sha256").update(script.body).digest("base64");
       expect(csp).toContain(`'sha256-${hash}'`);
     }
-    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("form-action 'self'");
-    expect(csp).toContain("base-uri 'self'");
-    expect(csp).toContain("object-src 'none'");
-    expect(csp).not.toContain("upgrade-insecure-requests");
   });
 
   it("sends the other headers and no X-Powered-By or HSTS on plain http", async () => {
@@ -111,7 +134,8 @@ describe("caching and compression", () => {
 
   it("revalidates HTML with an ETag and a short cache policy", async () => {
     const first = await get("/en", { "accept-encoding": "br" });
-    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    // Browsers revalidate every time; shared caches (the server's page cache) may keep it a second.
+    expect(first.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=1");
     expect(first.headers.get("vary")).toContain("Accept-Encoding");
     expect(first.headers.get("content-encoding")).toBe("br");
     const etag = first.headers.get("etag");
@@ -133,6 +157,27 @@ describe("caching and compression", () => {
     await get("/");
     const response = await get("/", { cookie: "locale=en" });
     expect(response.status).toBe(302);
+  });
+
+  it("never caches the platform, the API, or a visitor with a session cookie", async () => {
+    for (const pathname of ["/app", "/app/login", "/api/v1/openapi.json", "/api/v1/nothing"]) {
+      const response = await get(pathname);
+      const policy = response.headers.get("cache-control") ?? "";
+      expect(policy, pathname).toMatch(/no-store|private/);
+      expect(policy, pathname).not.toMatch(/public|s-maxage/);
+    }
+    // The shared copy of /en carries its render's ETag; a signed-in visitor's page is rendered for them.
+    const shared = await get("/en");
+    const again = await get("/en");
+    expect(again.headers.get("etag")).toBe(shared.headers.get("etag"));
+    const [a, b] = await Promise.all([
+      get("/en", { cookie: "locale=en; session_token=abc" }),
+      get("/en", { cookie: "locale=en; session_token=abc" }),
+    ]);
+    expect(a.headers.get("content-security-policy")).toContain("'nonce-");
+    expect(a.headers.get("etag")).not.toBe(b.headers.get("etag"));
+    const withToken = await get("/en", { authorization: "Bearer x" });
+    expect(withToken.headers.get("content-security-policy")).toContain("'nonce-");
   });
 
   it("keeps static lookups inside the client folder", async () => {

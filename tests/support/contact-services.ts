@@ -5,7 +5,8 @@ import path from "node:path";
 import { loadConfig } from "../../app/.server/config.ts";
 import type { RequestInfo } from "../../app/.server/context.ts";
 import { createLogger } from "../../app/.server/logger.ts";
-import { createServices, type Services } from "../../server/services.ts";
+import { createServices, type Services } from "../../app/.server/services.ts";
+import { projectRoot } from "./server.ts";
 
 export async function startServices(env: Record<string, string | undefined>, options: { pollMs?: number } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "contact-test-"));
@@ -21,7 +22,11 @@ export async function startServices(env: Record<string, string | undefined>, opt
   });
   const logLines: Record<string, unknown>[] = [];
   const log = createLogger("silent");
-  const app: Services = await createServices(config, log, { inMemory: true, pollMs: options.pollMs ?? 50 });
+  const app: Services = await createServices(config, log, {
+    migrationsDir: path.join(projectRoot, "drizzle"),
+    inMemory: true,
+    pollMs: options.pollMs ?? 50,
+  });
   await app.start();
   return {
     ...app,
@@ -35,7 +40,7 @@ export async function startServices(env: Record<string, string | undefined>, opt
 }
 
 export function requestInfo(clientIp = "203.0.113.7"): RequestInfo {
-  return { requestId: "test-request", clientIp, secure: false, log: createLogger("silent") };
+  return { requestId: "test-request", clientIp, secure: false, log: createLogger("silent"), nonce: "test-nonce" };
 }
 
 export function jsonRequest(body: unknown, headers: Record<string, string> = {}): Request {

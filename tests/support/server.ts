@@ -37,6 +37,8 @@ export interface StartOptions {
   /** Reuse a data directory (restarts); a fresh temporary one otherwise. */
   dataDir?: string;
   port?: number;
+  /** Run `npm run dev` (the README's development server) instead of the production server. */
+  dev?: boolean;
   /** Wait for /healthz to answer 200 (default true). */
   waitUntilHealthy?: boolean;
 }
@@ -45,12 +47,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "site-test-"));
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...serverNodeFlags, path.join(projectRoot, "server/main.ts")], {
+  const [command, args] = options.dev
+    ? ["npm", ["run", "-s", "dev"]]
+    : [process.execPath, [...serverNodeFlags, path.join(projectRoot, "server/main.ts")]];
+  const child = spawn(command, args, {
+    // npm starts the server as its child: a process group of their own lets stop() signal both.
+    detached: options.dev === true,
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
-      NODE_ENV: "production",
+      NODE_ENV: options.dev ? "development" : "production",
       HOST: "127.0.0.1",
       PORT: String(port),
       SITE_URL: url,
@@ -88,7 +95,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       }),
     async stop(signal: NodeJS.Signals = "SIGTERM") {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill(signal);
+      if (options.dev && child.pid) process.kill(-child.pid, signal);
+      else child.kill(signal);
       const code = await exited;
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       return code;
@@ -96,7 +104,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
 
   if (options.waitUntilHealthy === false) return server;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + (options.dev ? 60_000 : 20_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join("\n")}`);
     try {

@@ -1,19 +1,19 @@
-/** The process's long-lived services: database, contact store, rate limiter, mail outbox worker. */
+/** The app's long-lived services: database, contact store, rate limiter, mail outbox worker. */
 import path from "node:path";
-import type { Config } from "../app/.server/config.ts";
-import { createRateLimiter } from "../app/.server/contact/rate-limit.ts";
-import { type ContactService, createContactService } from "../app/.server/contact/service.ts";
-import { createContactStore } from "../app/.server/contact/store.ts";
-import type { AppServices } from "../app/.server/context.ts";
-import { type Database, openDatabase } from "../app/.server/db/client.ts";
-import { migrate } from "../app/.server/db/migrate.ts";
-import type { Logger } from "../app/.server/logger.ts";
-import { createMailTransport } from "../app/.server/mail/transport.ts";
-import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "../app/.server/outbox/worker.ts";
-
-export const migrationsDir = path.resolve(import.meta.dirname, "../drizzle");
+import type { Config } from "./config.ts";
+import { createRateLimiter } from "./contact/rate-limit.ts";
+import { type ContactService, createContactService } from "./contact/service.ts";
+import { createContactStore } from "./contact/store.ts";
+import type { AppServices } from "./context.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import type { Logger } from "./logger.ts";
+import { createMailTransport } from "./mail/transport.ts";
+import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
 
 export interface ServiceOptions {
+  /** The committed SQL migrations (the project's drizzle/ folder). */
+  migrationsDir: string;
   /** Keep PGlite in memory instead of DATA_DIR/db (tests). */
   inMemory?: boolean;
   /** Poll interval of the outbox worker. */
@@ -32,7 +32,7 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}): Promise<Services> {
+export async function createServices(config: Config, log: Logger, options: ServiceOptions): Promise<Services> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: options.inMemory ? undefined : path.join(config.dataDir, "db"),
@@ -80,7 +80,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       return ready;
     },
     async start() {
-      const applied = await migrate(database, migrationsDir);
+      const applied = await migrate(database, options.migrationsDir);
       if (applied.length > 0) log.info({ applied }, "database migrations applied");
       const limiter = await createRateLimiter(config.rateLimit, database.pool);
       contacts = createContactService(store, limiter, () => worker.wake());

@@ -41,6 +41,8 @@ export interface PageCache {
    * (kept when its route allows it). Concurrent requests for one copy share a render.
    */
   get(url: string, requestHeaders: RequestHeaders, render: () => Promise<RenderedPage>): Promise<RenderedPage>;
+  /** A fresh cached copy for this request, without waiting (the hot path); undefined otherwise. */
+  peek(url: string, requestHeaders: RequestHeaders): CachedPage | undefined;
   clear(): void;
 }
 
@@ -103,6 +105,12 @@ export function createPageCache(maxTtlMs: number, now: () => number = () => Date
         return entry;
       }
       return inFlight;
+    },
+    peek(url, requestHeaders) {
+      const vary = varyByUrl.get(url);
+      if (vary === undefined) return undefined;
+      const entry = entries.get(variantKey(url, vary, requestHeaders));
+      return entry && entry.expiresAt > now() ? entry : undefined;
     },
     clear() {
       entries.clear();

@@ -3,13 +3,13 @@
  * cache, then every other request through the app's Fetch handler. It knows no
  * page of the app: what may be cached is what the routes' answers declare.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { App } from "../app/.server/app.ts";
 import type { Logger } from "../app/.server/logger.ts";
 import { clientAddress, isSecureRequest } from "./client-address.ts";
-import { compress, isCompressible, pickEncoding } from "./compression.ts";
+import { compress, type Encoding, isCompressible, pickEncoding } from "./compression.ts";
 import { limits } from "./limits.ts";
 import { createPageCache, type HeaderMap, isCachedPage, type RenderedPage } from "./page-cache.ts";
 import { baseSecurityHeaders, type SecurityOptions } from "./security-headers.ts";
@@ -48,11 +48,14 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
   const { config } = app;
   const staticFiles = options.clientDir ? loadStaticFiles(options.clientDir) : new Map<string, StaticFile>();
   const security: SecurityOptions = { https: config.siteUrl.startsWith("https:") };
-  const baseHeaders = baseSecurityHeaders(security);
+  const baseHeaders = flattenHeaders(baseSecurityHeaders(security));
   const origin = new URL(config.siteUrl).origin;
   const pageCacheTtlMs = options.pageCacheTtlMs ?? 1000;
   const pageCache = createPageCache(pageCacheTtlMs);
   const publicCookies = new Set(app.publicCookies);
+  // Request ids: this process's random prefix and a counter, unique across instances and cheap.
+  const instanceId = randomBytes(6).toString("base64url");
+  let requestCount = 0;
 
   /** A request the shared page cache may answer: anonymous, and not for the platform or the API. */
   function mayUseCache(req: IncomingMessage, method: string, pathname: string): boolean {
@@ -66,54 +69,98 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Answers what needs no waiting (limits, redirects, static files, fresh cached pages)
+   * synchronously, the hot path; returns the promise of the rest.
+   */
+  function handle(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const started = performance.now();
-    const requestId = randomUUID();
-    const requestLog = log.child({ reqId: requestId });
+    const requestId = `${instanceId}-${(++requestCount).toString(36)}`;
+    let requestLog: Logger | undefined;
+    const getLog = () => {
+      requestLog ??= log.child({ reqId: requestId });
+      return requestLog;
+    };
     const rawUrl = req.url ?? "/";
-    res.on("finish", () => {
-      requestLog.info(
-        {
-          method: req.method,
-          url: rawUrl.slice(0, 300),
-          status: res.statusCode,
-          ms: Math.round(performance.now() - started),
-        },
-        "request",
-      );
-    });
-    for (const [name, value] of Object.entries(baseHeaders)) res.setHeader(name, value);
-    res.setHeader("X-Request-Id", requestId);
-    if (options.isShuttingDown?.()) res.setHeader("Connection", "close");
+    if (log.isLevelEnabled("info")) {
+      res.on("finish", () => {
+        getLog().info(
+          {
+            method: req.method,
+            url: rawUrl.slice(0, 300),
+            status: res.statusCode,
+            ms: Math.round(performance.now() - started),
+          },
+          "request",
+        );
+      });
+    }
+    // Every answer's own headers follow these in one writeHead (no setHeader: Node's fast path).
+    responseHeaders.set(
+      res,
+      options.isShuttingDown?.()
+        ? [...baseHeaders, "X-Request-Id", requestId, "Connection", "close"]
+        : [...baseHeaders, "X-Request-Id", requestId],
+    );
 
-    if (rawUrl.length > limits.maxUrlLength) return sendText(res, 414, "URI Too Long");
+    if (rawUrl.length > limits.maxUrlLength) {
+      sendText(res, 414, "URI Too Long");
+      return;
+    }
     // Origin-form only ("/path?query"): no absolute URLs, no "//host" or "\\host" that a
     // redirect or a URL parser could turn into another site.
     if (!rawUrl.startsWith("/") || /^[/\\]{2}|\\/.test(rawUrl.split("?")[0] ?? "")) {
-      return sendText(res, 400, "Bad Request");
+      sendText(res, 400, "Bad Request");
+      return;
     }
     const method = req.method ?? "GET";
     const queryAt = rawUrl.indexOf("?");
     const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
 
-    if (pathname === "/healthz" && (method === "GET" || method === "HEAD")) {
-      const ready = await isReady().catch(() => false);
-      res.setHeader("Cache-Control", "no-store");
-      return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable" });
-    }
-
     if ((method === "GET" || method === "HEAD") && pathname.length > 1 && pathname.endsWith("/")) {
       // One URL per page: drop trailing slashes (and never redirect to another host via "//").
       const target = `/${pathname.replace(/\/+$/, "").slice(1)}${queryAt < 0 ? "" : rawUrl.slice(queryAt)}`;
-      res.writeHead(308, { location: target, "content-length": 0 });
+      writeHead(res, 308, { location: target, "content-length": "0" });
       res.end();
       return;
     }
 
     if (method === "GET" || method === "HEAD") {
       const file = staticFiles.get(pathname);
-      if (file) return sendStatic(req, res, file);
+      if (file) {
+        sendStatic(req, res, file);
+        return;
+      }
     }
+    const secure = isSecureRequest(req, config.trustProxy);
+    const cacheKey = mayUseCache(req, method, pathname) ? `${secure ? "https" : "http"} ${rawUrl}` : undefined;
+    const cached = cacheKey === undefined ? undefined : pageCache.peek(cacheKey, req.headers);
+    if (cached) return sendPage(req, res, cached);
+    return handleDynamic(req, res, { method, pathname, secure, cacheKey, requestId, getLog });
+  }
+
+  interface Pending {
+    method: string;
+    pathname: string;
+    secure: boolean;
+    /** Set when the page cache may answer this request. */
+    cacheKey: string | undefined;
+    requestId: string;
+    getLog: () => Logger;
+  }
+
+  async function handleDynamic(req: IncomingMessage, res: ServerResponse, pending: Pending): Promise<void> {
+    const { method, pathname, secure, cacheKey, requestId, getLog } = pending;
+    if (pathname === "/healthz" && (method === "GET" || method === "HEAD")) {
+      const ready = await isReady().catch(() => false);
+      return sendJson(
+        res,
+        ready ? 200 : 503,
+        { status: ready ? "ok" : "unavailable" },
+        { "cache-control": "no-store" },
+      );
+    }
+
     if (options.middleware && (await passedOn(options.middleware, req, res))) return;
 
     if (!isSafeMethod(method) && !isAllowedOrigin(req, origin)) {
@@ -122,19 +169,15 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
 
     const declaredLength = Number(req.headers["content-length"] ?? 0);
     if (declaredLength > limits.maxBodyBytes) {
-      res.setHeader("Connection", "close");
-      return sendJson(res, 413, { statusCode: 413, statusMessage: "Payload Too Large" });
+      return sendJson(res, 413, { statusCode: 413, statusMessage: "Payload Too Large" }, { connection: "close" });
     }
 
-    const secure = isSecureRequest(req, config.trustProxy);
     const render = async () => {
-      const client = { requestId, address: clientAddress(req, config.trustProxy), secure, log: requestLog };
+      const client = { requestId, address: clientAddress(req, config.trustProxy), secure, log: getLog() };
       const response = await app.handle(toFetchRequest(req, res, origin), client);
       return materialize(response, pathname);
     };
-    const page = mayUseCache(req, method, pathname)
-      ? await pageCache.get(`${secure ? "https" : "http"} ${rawUrl}`, req.headers, render)
-      : await render();
+    const page = cacheKey === undefined ? await render() : await pageCache.get(cacheKey, req.headers, render);
     await sendPage(req, res, page);
   }
 
@@ -156,27 +199,52 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     return { status: response.status, headers, body, etag };
   }
 
-  async function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage) {
-    const headers: HeaderMap = { ...page.headers };
+  function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage): Promise<void> | undefined {
     if (page.status === 200 && page.etag && req.headers["if-none-match"] === page.etag) {
+      const headers: HeaderMap = { ...page.headers };
       delete headers["content-type"];
-      res.writeHead(304, headers);
+      writeHead(res, 304, headers);
       res.end();
       return;
     }
-    let body = page.body;
-    const contentType = headers["content-type"];
-    if (isCompressible(typeof contentType === "string" ? contentType : undefined, body.length)) {
-      headers.vary = appendVary(headers.vary, "Accept-Encoding");
-      const encoding = pickEncoding(req.headers["accept-encoding"]);
-      if (encoding !== "identity") {
-        body = isCachedPage(page) ? (encoding === "br" ? page.br : page.gzip) : await compress(body, encoding);
-        headers["content-encoding"] = encoding;
+    const encoding = pickEncoding(req.headers["accept-encoding"]);
+    if (isCachedPage(page)) {
+      // A cached page's headers are flattened once per encoding, not per request.
+      let variants = flattenedPages.get(page);
+      if (!variants) {
+        variants = {
+          br: flattenHeaders(pageHeaders(page, "br", page.br)),
+          gzip: flattenHeaders(pageHeaders(page, "gzip", page.gzip)),
+          identity: flattenHeaders(pageHeaders(page, "identity", page.body)),
+        };
+        flattenedPages.set(page, variants);
       }
+      const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
+      res.writeHead(page.status, [...(responseHeaders.get(res) ?? baseHeaders), ...variants[encoding]]);
+      res.end(req.method === "HEAD" ? undefined : body);
+      return;
+    }
+    return sendRendered(req, res, page, encoding);
+  }
+
+  async function sendRendered(req: IncomingMessage, res: ServerResponse, page: RenderedPage, encoding: Encoding) {
+    let body = page.body;
+    const contentType = page.headers["content-type"];
+    const compressible = isCompressible(typeof contentType === "string" ? contentType : undefined, body.length);
+    if (compressible && encoding !== "identity") body = await compress(body, encoding);
+    writeHead(res, page.status, pageHeaders(page, compressible ? encoding : undefined, body));
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  /** A page's headers for a body sent in this encoding (undefined: not compressible at all). */
+  function pageHeaders(page: RenderedPage, encoding: Encoding | undefined, body: Buffer): HeaderMap {
+    const headers: HeaderMap = { ...page.headers };
+    if (encoding !== undefined) {
+      headers.vary = appendVary(headers.vary, "Accept-Encoding");
+      if (encoding !== "identity") headers["content-encoding"] = encoding;
     }
     headers["content-length"] = String(body.length);
-    res.writeHead(page.status, headers);
-    res.end(req.method === "HEAD" ? undefined : body);
+    return headers;
   }
 
   const server = http.createServer(
@@ -190,13 +258,20 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
       connectionsCheckingInterval: 1_000,
     },
     (req, res) => {
-      const work = handle(req, res)
-        .catch((error: unknown) => {
-          log.error({ err: error, method: req.method, url: req.url?.slice(0, 300) }, "request failed");
-          if (!res.headersSent) sendJson(res, 500, { statusCode: 500, statusMessage: "Internal Server Error" });
-          else res.destroy();
-        })
-        .finally(() => inFlight.delete(work));
+      const failed = (error: unknown) => {
+        log.error({ err: error, method: req.method, url: req.url?.slice(0, 300) }, "request failed");
+        if (!res.headersSent) sendJson(res, 500, { statusCode: 500, statusMessage: "Internal Server Error" });
+        else res.destroy();
+      };
+      let pending: Promise<void> | undefined;
+      try {
+        pending = handle(req, res);
+      } catch (error) {
+        failed(error);
+      }
+      // Only answers that wait are tracked for a graceful shutdown; the rest are already sent.
+      if (!pending) return;
+      const work = pending.catch(failed).finally(() => inFlight.delete(work));
       inFlight.add(work);
     },
   ) as SiteServer;
@@ -212,6 +287,24 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   return server;
+}
+
+/** Per response, the headers every answer starts with (security headers, request id). */
+const responseHeaders = new WeakMap<ServerResponse, string[]>();
+const flattenedPages = new WeakMap<RenderedPage, Record<Encoding, string[]>>();
+
+function flattenHeaders(headers: HeaderMap): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const item of value) flat.push(name, item);
+    else flat.push(name, value);
+  }
+  return flat;
+}
+
+/** One writeHead with the response's common headers first, then its own. */
+function writeHead(res: ServerResponse, status: number, headers: HeaderMap): void {
+  res.writeHead(status, [...(responseHeaders.get(res) ?? []), ...flattenHeaders(headers)]);
 }
 
 /** Resolves true when the middleware answered the request, false when it passed it on. */
@@ -293,7 +386,7 @@ function limitBody(req: IncomingMessage, maxBytes: number): Readable {
 function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
   const headers: HeaderMap = { "content-type": file.contentType, "cache-control": file.cacheControl, etag: file.etag };
   if (req.headers["if-none-match"] === file.etag) {
-    res.writeHead(304, headers);
+    writeHead(res, 304, headers);
     res.end();
     return;
   }
@@ -310,7 +403,7 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile)
     }
   }
   headers["content-length"] = String(body.length);
-  res.writeHead(200, headers);
+  writeHead(res, 200, headers);
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
@@ -326,16 +419,20 @@ function appendVary(existing: string | string[] | undefined, value: string): str
   return current ? `${current}, ${value}` : value;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, extra: HeaderMap = {}): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, {
+  writeHead(res, status, {
     "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(payload),
+    "content-length": String(Buffer.byteLength(payload)),
+    ...extra,
   });
   res.end(payload);
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  writeHead(res, status, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }

@@ -9,27 +9,39 @@ export interface HomeContent {
   codeSampleHtml: string;
 }
 
-/** The sample's shell comments follow the page's language; the command itself does not change. */
-const codeSamples: Record<Locale, string> = {
-  es: `# Suscribe tu sistema a las alertas de Cumplimiento en España y la UE
-curl -X POST https://api.vigia.example/v1/webhooks \\
+/**
+ * The architecture section's webhook sample: a request the platform's API accepts as
+ * written (a test extracts it from the page and sends it). The command is the same in
+ * both languages; only the shell comments are translated.
+ */
+export function codeSample(lang: Locale, siteUrl: string): string {
+  const comments = {
+    es: [
+      "# Suscribe tu sistema a las novedades de banca y prevención del blanqueo (España y UE)",
+      '# Respuesta 201: {"id": "…", "secret": "whsec_…"}. Guarda el secreto para verificar las firmas.',
+      "# Cada novedad llega a tu URL como POST JSON firmado (Standard Webhooks):",
+    ],
+    en: [
+      "# Subscribe your system to banking and anti-money-laundering news (Spain and the EU)",
+      '# Answer 201: {"id": "…", "secret": "whsec_…"}. Keep the secret to verify the signatures.',
+      "# Each new item reaches your URL as a signed JSON POST (Standard Webhooks):",
+    ],
+  }[lang];
+  return `${comments[0]}
+curl -X POST ${siteUrl}/api/v1/webhooks \\
   -H "Authorization: Bearer $VIGIA_TOKEN" \\
   -H "Content-Type: application/json" \\
-  -d '{"url": "https://intranet.example.com/alertas",
-       "areas": ["cumplimiento"], "countries": ["ES", "EU"]}'
+  -d '{"url": "https://intranet.example.com/vigia",
+       "areas": ["banking", "aml"], "jurisdictions": ["ES", "EU"],
+       "minRelevance": "medium"}'
+${comments[1]}
 
-# Cada novedad llega como JSON a tu URL:
-# {"source": "BOE", "type": "Orden", "areas": ["cumplimiento"], ...}`,
-  en: `# Subscribe your system to Compliance alerts for Spain and the EU
-curl -X POST https://api.vigia.example/v1/webhooks \\
-  -H "Authorization: Bearer $VIGIA_TOKEN" \\
-  -H "Content-Type: application/json" \\
-  -d '{"url": "https://intranet.example.com/alerts",
-       "areas": ["compliance"], "countries": ["ES", "EU"]}'
-
-# Each new item reaches your URL as JSON:
-# {"source": "BOE", "type": "Order", "areas": ["compliance"], ...}`,
-};
+${comments[2]}
+# {"type": "document.matched", "timestamp": "…", "data": {"webhookId": "…",
+#   "document": {"source": "boe", "sourceId": "BOE-A-…", "kind": "order",
+#     "jurisdiction": "ES", "areas": [{"id": "aml", "score": …, "reasons": […]}],
+#     "relevance": "high", "officialUrl": "https://www.boe.es/…", …}}}`;
+}
 
 let highlighter: Promise<HighlighterCore> | undefined;
 
@@ -106,10 +118,10 @@ function withReadableColors(html: string): string {
 // The loader runs on every request; the highlighted HTML is computed once per locale.
 const cache = new Map<Locale, Promise<HomeContent>>();
 
-export function loadHomeContent(lang: Locale): Promise<HomeContent> {
+export function loadHomeContent(lang: Locale, siteUrl: string): Promise<HomeContent> {
   let content = cache.get(lang);
   if (!content) {
-    content = highlight(codeSamples[lang], "shellscript").then((codeSampleHtml) => ({ lang, codeSampleHtml }));
+    content = highlight(codeSample(lang, siteUrl), "shellscript").then((codeSampleHtml) => ({ lang, codeSampleHtml }));
     // A failure is not cached: the next request tries again.
     content.catch(() => cache.delete(lang));
     cache.set(lang, content);

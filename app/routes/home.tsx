@@ -44,7 +44,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   const lang: Locale = resolveLang(params.lang);
   const [content, contactForm] = await Promise.all([
-    loadHomeContent(lang),
+    loadHomeContent(lang, context.get(servicesContext).config.siteUrl),
     loadContactFormState(request, context.get(servicesContext), info),
   ]);
   // The same page for every visitor of this language (the cookie it sets included).

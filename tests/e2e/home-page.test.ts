@@ -48,7 +48,7 @@ describe("home page", () => {
   test("the intro's call to action leads to the contact form", async () => {
     const { page, close } = await openPage(f.browser, { locale: "es-ES", viewport: { width: 1440, height: 900 } });
     await page.goto(`${f.server.url}/`);
-    await expect(page.getByRole("link", { name: "Solicita una demostración" }).getAttribute("href")).resolves.toBe(
+    await expect(page.getByRole("link", { name: "Solicita una demo" }).getAttribute("href")).resolves.toBe(
       "#contact",
     );
     await close();
@@ -148,7 +148,7 @@ describe("breakpoint classes on <body>", () => {
     await page.goto(`${f.server.url}/`);
     // Raw server HTML has the script first in <body>, ahead of any content.
     const html = await (await fetch(`${f.server.url}/`)).text();
-    expect(html).toMatch(/<body[^>]*><script>\(function\(\)\{var t=\[\["xs",0\]/);
+    expect(html).toMatch(/<body[^>]*><script nonce="[^"]+">\(function\(\)\{var t=\[\["xs",0\]/);
     await page.setViewportSize({ width: 1300, height: 800 });
     await page.waitForFunction(() => document.body.classList.contains("bp-xl"));
     const classes = bpClasses((await page.getAttribute("body", "class")) ?? "");

@@ -88,10 +88,10 @@ describe("login information page", () => {
       path: "/login",
       lang: "es",
       contact: "/#contact",
-      cta: "Solicita una demostración",
+      cta: "Solicita una demo",
       mfa: "Autenticación multifactor",
     },
-    { path: "/en/login", lang: "en", contact: "/en#contact", cta: "Book a demo", mfa: "Multi-factor authentication" },
+    { path: "/en/login", lang: "en", contact: "/en#contact", cta: "Request a demo", mfa: "Multi-factor authentication" },
   ])(
     "$path explains access and offers the contact form, with no sign-in form",
     async ({ path, lang, contact, cta, mfa }) => {

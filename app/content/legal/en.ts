@@ -7,10 +7,10 @@ export const legalTexts: LegalTexts = {
   onThisPage: "On this page",
   identity: {
     heading: "Company details",
-    legalName: "Owner",
+    legalName: "Website owner",
     taxId: "Tax ID (NIF)",
     address: "Registered office",
-    registry: "Registration",
+    registry: "Commercial Registry entry",
     email: "Email",
   },
   legalNotice: {
@@ -27,14 +27,14 @@ export const legalTexts: LegalTexts = {
         heading: "Intellectual property",
         paragraphs: [
           "The text, design, logos and code of this site belong to {legalName} or are used under licence. They may not be reproduced, distributed or adapted without prior written permission, except for personal, private use.",
-          "Any legislation quoted comes from official sources and is in the public domain.",
+          "The legislation quoted comes from official sources and is not subject to copyright (article 13 of the Spanish Intellectual Property Act). It is reused with attribution: BOE content under the reuse conditions of the Agencia Estatal Boletín Oficial del Estado, and EUR-Lex content under Decision 2011/833/EU. Only the texts published in the official journals are legally valid.",
         ],
       },
       {
         heading: "Liability",
         paragraphs: [
           "The information on this site is general and is not legal advice. We take great care to keep it accurate and up to date, but we cannot be held responsible for decisions based on it alone.",
-          "Links to third-party sites are provided for convenience; we do not control or answer for their content.",
+          "Links to third-party sites are provided for information only; we do not control or answer for their content.",
         ],
       },
       {
@@ -58,8 +58,8 @@ export const legalTexts: LegalTexts = {
       {
         heading: "What data we use and why",
         paragraphs: [
-          "When you fill in the contact form we use the details you give us — first name, surname, email, company and, if you add them, job title, phone, location and comments — to answer your enquiry, arrange a demo and, if you wish, prepare a proposal.",
-          "To protect the form against abuse we briefly process the IP address it is sent from.",
+          "When you fill in the contact form we use the details you give us — first name, surname, email, company and, if you add them, job title, phone, location and comments — to answer your enquiry, arrange a demo and, if you wish, prepare a proposal. The fields marked with * are needed to answer your request; without them we cannot reply.",
+          "To protect the form against abuse we process your IP address for at most one hour (submission limits), and we keep with your request, for the same retention period, a pseudonymised fingerprint (a keyed hash) of the IP and your browser's identifier (user agent).",
           "We make no automated decisions and build no profiles from this data.",
         ],
       },
@@ -78,7 +78,7 @@ export const legalTexts: LegalTexts = {
       {
         heading: "How long we keep it",
         paragraphs: [
-          "Contact requests are kept for up to two years from receipt and then deleted automatically. If you become a customer, your data is governed by the relevant contract from then on.",
+          "Contact requests are kept for up to two years from receipt and then deleted automatically. If your company takes out the service, we will process your contact details under the contract and the platform's privacy notice.",
         ],
       },
       {
@@ -86,13 +86,13 @@ export const legalTexts: LegalTexts = {
         paragraphs: [
           "You can ask to access, correct or erase your data, object to its use, restrict it, or receive it in a portable format.",
           "To do so, email {privacyEmail} or write to {address}, saying which right you are exercising. We will reply within one month.",
-          "If you are not satisfied with our answer, you can complain to the Spanish Data Protection Agency (AEPD), C/ Jorge Juan, 6, 28001 Madrid, www.aepd.es.",
+          "If you consider that the processing of your data does not comply with the law, you can lodge a complaint with the Spanish Data Protection Agency (AEPD), C/ Jorge Juan, 6, 28001 Madrid, www.aepd.es.",
         ],
       },
       {
         heading: "Cookies and local storage",
         paragraphs: [
-          "This site sets a single first-party, functional cookie called “locale”. It remembers the language you read the site in (Spanish or English) so we don't have to ask again, and it expires after 365 days. Because it is needed to provide the service you ask for, it does not require consent (LSSI article 22(2)).",
+          "The public pages of this site set a single first-party technical (personalisation) cookie called “locale”. It remembers the language you read the site in (Spanish or English) so that it opens in that language on your next visits, and it expires after 365 days. Because it is needed to provide the service you ask for, it does not require consent (LSSI article 22(2)).",
           "If you pick light or dark mode, that preference is kept in your browser's local storage and is never sent to us.",
           "We use no analytics, advertising or social media cookies.",
         ],
@@ -112,11 +112,11 @@ export const legalTexts: LegalTexts = {
       },
       {
         title: "Already a customer?",
-        text: "Sign in from the link in your invitation. If you can't find it, ask your company's administrator.",
+        text: "Sign in to the platform with your email, your password and your second factor; if you cannot get in, ask your company's administrator.",
       },
     ],
     ctaTitle: "Not a customer yet?",
     ctaText: "Tell us what you need to keep track of and we'll show you the platform with sources from your industry.",
-    cta: "Book a demo",
+    cta: "Request a demo",
   },
 };

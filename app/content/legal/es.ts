@@ -17,26 +17,26 @@ export const legalTexts = {
   },
   legalNotice: {
     title: "Aviso legal",
-    lead: "En cumplimiento del artículo 10 de la Ley 34/2002, de 11 de julio, de servicios de la sociedad de la información y de comercio electrónico (LSSI), te informamos de quién está detrás de este sitio web.",
+    lead: "En cumplimiento del artículo 10 de la Ley 34/2002, de 11 de julio, de servicios de la sociedad de la información y de comercio electrónico (LSSI), te facilitamos los datos identificativos del titular de este sitio web.",
     sections: [
       {
         heading: "Objeto",
         paragraphs: [
-          "Este sitio web presenta la plataforma de vigilancia regulatoria de {tradeName} y permite a las empresas interesadas solicitar información o una demostración. El acceso al sitio es gratuito y no requiere registro.",
+          "Este sitio web presenta la plataforma de vigilancia regulatoria de {tradeName} y permite a las empresas interesadas solicitar información o una demo. El acceso al sitio es gratuito y no requiere registro.",
         ],
       },
       {
         heading: "Propiedad intelectual e industrial",
         paragraphs: [
           "Los textos, el diseño, los logotipos y el código de este sitio pertenecen a {legalName} o se usan con licencia. No está permitida su reproducción, distribución o transformación sin autorización previa y por escrito, salvo para uso personal y privado.",
-          "Los textos normativos que se citan proceden de fuentes oficiales y son de dominio público.",
+          "Las disposiciones normativas que se citan proceden de fuentes oficiales y no son objeto de propiedad intelectual (artículo 13 del texto refundido de la Ley de Propiedad Intelectual). Su reutilización se hace con atribución: los contenidos del BOE, conforme a las condiciones de reutilización de la Agencia Estatal Boletín Oficial del Estado, y los de EUR-Lex, conforme a la Decisión 2011/833/UE. Solo tienen validez jurídica los textos publicados en los diarios oficiales.",
         ],
       },
       {
         heading: "Responsabilidad",
         paragraphs: [
           "La información de este sitio es de carácter general y no constituye asesoramiento jurídico. Ponemos el máximo cuidado en que sea exacta y esté actualizada, pero no respondemos de las decisiones que se tomen basándose únicamente en ella.",
-          "Los enlaces a sitios de terceros se ofrecen por comodidad; no controlamos su contenido ni respondemos de él.",
+          "Los enlaces a sitios de terceros se incluyen a título informativo; no controlamos su contenido ni respondemos de él.",
         ],
       },
       {
@@ -60,15 +60,15 @@ export const legalTexts = {
       {
         heading: "Qué datos tratamos y para qué",
         paragraphs: [
-          "Cuando rellenas el formulario de contacto tratamos los datos que nos das —nombre, apellidos, correo electrónico, empresa y, si los indicas, cargo, teléfono, ubicación y comentarios— para responder a tu consulta, organizar una demostración y, si te interesa, preparar una propuesta.",
-          "Para proteger el formulario frente a envíos abusivos tratamos de forma temporal la dirección IP desde la que se envía.",
+          "Cuando rellenas el formulario de contacto tratamos los datos que nos das —nombre, apellidos, correo electrónico, empresa y, si los indicas, cargo, teléfono, ubicación y comentarios— para responder a tu consulta, organizar una demo y, si te interesa, preparar una propuesta. Los campos marcados con * son necesarios para atender tu solicitud; sin ellos no podremos responderte.",
+          "Para proteger el formulario frente a envíos abusivos tratamos tu dirección IP durante como máximo una hora (límites de envíos) y guardamos con tu solicitud, durante el mismo plazo de conservación, una huella seudonimizada (hash con clave) de la IP y el identificador de tu navegador (user agent).",
           "No tomamos decisiones automatizadas ni elaboramos perfiles con estos datos.",
         ],
       },
       {
         heading: "Base jurídica",
         paragraphs: [
-          "La aplicación, a petición tuya, de medidas precontractuales (artículo 6.1.b del RGPD) para atender tu solicitud de información o de demostración, y nuestro interés legítimo en proteger el sitio frente a abusos (artículo 6.1.f).",
+          "La aplicación, a petición tuya, de medidas precontractuales (artículo 6.1.b del RGPD) para atender tu solicitud de información o de demo, y nuestro interés legítimo en proteger el sitio frente a abusos (artículo 6.1.f).",
         ],
       },
       {
@@ -80,7 +80,7 @@ export const legalTexts = {
       {
         heading: "Conservación",
         paragraphs: [
-          "Conservamos las solicitudes de contacto un máximo de dos años desde su recepción; pasado ese plazo se eliminan automáticamente. Si llegamos a ser clientes, los datos pasan a regirse por el contrato correspondiente.",
+          "Conservamos las solicitudes de contacto un máximo de dos años desde su recepción; pasado ese plazo se eliminan automáticamente. Si tu empresa contrata el servicio, trataremos tus datos de contacto conforme al contrato y a la información de privacidad de la plataforma.",
         ],
       },
       {
@@ -88,13 +88,13 @@ export const legalTexts = {
         paragraphs: [
           "Puedes acceder a tus datos, rectificarlos, suprimirlos, oponerte a su tratamiento, solicitar su limitación o su portabilidad.",
           "Para ejercerlos, escríbenos a {privacyEmail} o por correo postal a {address}, indicando el derecho que ejerces. Responderemos en el plazo de un mes.",
-          "Si consideras que no hemos atendido bien tu solicitud, puedes reclamar ante la Agencia Española de Protección de Datos (AEPD), C/ Jorge Juan, 6, 28001 Madrid, www.aepd.es.",
+          "Si consideras que el tratamiento de tus datos no se ajusta a la normativa, puedes presentar una reclamación ante la Agencia Española de Protección de Datos (AEPD), C/ Jorge Juan, 6, 28001 Madrid, www.aepd.es.",
         ],
       },
       {
         heading: "Cookies y almacenamiento local",
         paragraphs: [
-          "Este sitio usa una única cookie, propia y funcional, llamada «locale». Guarda el idioma en el que ves el sitio (español o inglés) para no preguntártelo en cada visita y caduca a los 365 días. Al ser necesaria para prestar el servicio que solicitas, no requiere consentimiento (artículo 22.2 de la LSSI).",
+          "Las páginas públicas de este sitio usan una única cookie propia de carácter técnico (personalización), llamada «locale». Guarda el idioma en el que ves el sitio (español o inglés) para mostrártelo en ese idioma en tus próximas visitas y caduca a los 365 días. Al ser necesaria para prestar el servicio que solicitas, no requiere consentimiento (artículo 22.2 de la LSSI).",
           "Si eliges modo claro u oscuro, esa preferencia se guarda en el almacenamiento local de tu navegador y nunca se nos envía.",
           "No usamos cookies de análisis, publicidad ni redes sociales.",
         ],
@@ -110,16 +110,16 @@ export const legalTexts = {
       },
       {
         title: "Autenticación multifactor",
-        text: "Cada acceso exige un segundo factor además de la contraseña. Así, aunque una contraseña se filtre, nadie entra en vuestra cuenta.",
+        text: "Cada acceso exige un segundo factor además de la contraseña. Así, una contraseña filtrada no basta para entrar en tu cuenta.",
       },
       {
         title: "¿Ya eres cliente?",
-        text: "Entra desde el enlace que recibiste en tu invitación. Si lo has perdido, pide ayuda al administrador de tu empresa.",
+        text: "Entra en la plataforma con tu correo, tu contraseña y tu segundo factor; si no puedes acceder, pide ayuda al administrador de tu empresa.",
       },
     ],
     ctaTitle: "¿Aún no eres cliente?",
     ctaText: "Cuéntanos qué necesitas vigilar y te enseñamos la plataforma con fuentes de tu sector.",
-    cta: "Solicita una demostración",
+    cta: "Solicita una demo",
   },
 };
 

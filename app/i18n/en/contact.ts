@@ -4,13 +4,13 @@ import type { Messages } from "../es";
 export const contact: Messages["contact"] = {
   title: "Request a demo",
   intro:
-    "Tell us who you are and which regulations matter to you. A person from our team will answer within one working day; we do not share your details with anyone else.",
-  requiredNote: "Fields marked with * are required.",
+    "Tell us who you are and which regulations matter to you. Someone from our team will get back to you. We do not pass your details on to third parties.",
+  requiredNote: "Fields marked with * are needed to answer your request.",
   fields: {
     name: "First name",
     firstName: "Surname",
     email: "Email",
-    position: "Position",
+    position: "Job title",
     company: "Company",
     phone: "Phone",
     location: "City or country",
@@ -22,7 +22,7 @@ export const contact: Messages["contact"] = {
   success: "Message sent",
   successDetail: "Thank you. We have received your request and will answer soon.",
   failure: "Error sending the message",
-  failureDetail: "Check the marked fields or try again in a few minutes.",
+  failureDetail: "Check the highlighted fields or try again in a few minutes.",
   close: "Close",
   errors: {
     required: "This field is required.",
@@ -50,13 +50,14 @@ export const contact: Messages["contact"] = {
     purposeLabel: "Purpose",
     purpose: "To answer your request for information or a demo and to contact you about it.",
     legalBasisLabel: "Legal basis",
-    legalBasis: "Your consent when you submit the form, and steps taken at your request before a contract.",
+    legalBasis:
+      "Steps taken at your request before a contract (art. 6.1.b GDPR) and our legitimate interest in protecting the form from abuse (art. 6.1.f GDPR).",
     recipientsLabel: "Recipients",
     recipients:
       "No data is passed to third parties unless the law requires it. Hosting and mail providers act as processors.",
     rightsLabel: "Rights",
     rights: "Access, rectify and erase your data, and other rights, as explained in the additional information.",
     moreLabel: "Additional information",
-    more: "Read the additional and detailed information in our ",
+    more: "Full details are in our ",
   },
 };

@@ -6,7 +6,7 @@ export const legal: Messages["legal"] = {
     title: "Legal notice",
     metaTitle: "Legal notice · Vigía Normativo",
     description:
-      "Who runs this website, terms of use and intellectual property, as required by Spain's Information Society Services Act (LSSI).",
+      "Who runs this website, intellectual property and liability, as required by Spain's Information Society Services Act (LSSI).",
   },
   privacy: {
     title: "Privacy policy",

@@ -2,8 +2,8 @@
 export const contact = {
   title: "Solicita una demo",
   intro:
-    "Cuéntanos quién eres y qué normativa te preocupa. Una persona de nuestro equipo te responderá en un día laborable; no compartimos tus datos con nadie más.",
-  requiredNote: "Los campos marcados con * son obligatorios.",
+    "Cuéntanos quién eres y qué normativa te preocupa. Una persona de nuestro equipo se pondrá en contacto contigo. No cedemos tus datos a terceros.",
+  requiredNote: "Los campos marcados con * son necesarios para atender tu solicitud.",
   fields: {
     name: "Nombre",
     firstName: "Apellidos",
@@ -30,7 +30,7 @@ export const contact = {
     invalid: "Valor no válido.",
   },
   status: {
-    400: "La solicitud no es JSON válido.",
+    400: "La solicitud no contiene un JSON válido.",
     405: "Método no permitido: usa POST.",
     413: "La solicitud es demasiado grande (máximo 64 KB).",
     415: "Tipo de contenido no admitido: usa application/json o application/x-www-form-urlencoded.",
@@ -46,15 +46,16 @@ export const contact = {
     tableCaption: "Información básica sobre protección de datos",
     controllerLabel: "Responsable",
     purposeLabel: "Finalidad",
-    purpose: "Atender tu solicitud de información o de demostración y contactarte sobre ella.",
+    purpose: "Atender tu solicitud de información o de demo y ponernos en contacto contigo al respecto.",
     legalBasisLabel: "Legitimación",
-    legalBasis: "Tu consentimiento al enviar el formulario y la aplicación de medidas precontractuales.",
+    legalBasis:
+      "Aplicación, a petición tuya, de medidas precontractuales (art. 6.1.b RGPD) e interés legítimo en proteger el formulario frente a abusos (art. 6.1.f RGPD).",
     recipientsLabel: "Destinatarios",
     recipients:
-      "No se cederán datos a terceros, salvo obligación legal. Proveedores de alojamiento y correo como encargados.",
+      "No se cederán datos a terceros, salvo obligación legal. Los proveedores de alojamiento y de correo electrónico acceden a ellos como encargados del tratamiento.",
     rightsLabel: "Derechos",
     rights: "Acceder, rectificar y suprimir tus datos, y otros derechos, como se explica en la información adicional.",
     moreLabel: "Información adicional",
-    more: "Consulta la información adicional y detallada en nuestra ",
+    more: "Tienes la información adicional y detallada en nuestra ",
   },
 };

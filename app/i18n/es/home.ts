@@ -2,12 +2,12 @@
 export const home = {
   intro: {
     eyebrow: "Vigilancia regulatoria para empresas",
-    title: "Toda la normativa que afecta a tu empresa, en cuanto se publica",
-    lead: "Vigía Normativo vigila sin descanso las fuentes oficiales nacionales y europeas —el BOE, el Diario Oficial de la UE a través de EUR-Lex, los boletines autonómicos y las publicaciones de los reguladores— e identifica, clasifica y hace llegar cada novedad a las personas de tu empresa que deben conocerla, en tiempo real.",
-    cta: "Solicita una demostración",
+    title: "Toda la normativa que afecta a tu empresa, minutos después de publicarse",
+    lead: "Vigía Normativo vigila las fuentes oficiales españolas y europeas —el BOE (incluidas las leyes autonómicas que publica), el Diario Oficial de la UE a través de EUR-Lex y los canales RSS de los supervisores que elijas— e identifica, clasifica y hace llegar cada novedad a las personas de tu empresa que deben conocerla, en tiempo real.",
+    cta: "Solicita una demo",
     secondaryCta: "Cómo funciona",
-    sourcesLabel: "Algunas de las fuentes que vigilamos",
-    sources: ["BOE", "DOUE · EUR-Lex", "Boletines autonómicos", "Banco de España", "CNMV", "AEMPS", "EBA · ESMA"],
+    sourcesLabel: "Fuentes: el BOE, el DOUE y los canales RSS de los supervisores que elijas, por ejemplo",
+    sources: ["BOE", "DOUE · EUR-Lex", "Banco de España (RSS)", "CNMV (RSS)", "AEMPS (RSS)", "EBA · ESMA (RSS)"],
     feed: {
       title: "Así llega una alerta",
       note: "Ejemplo ilustrativo",
@@ -31,7 +31,7 @@ export const home = {
           source: "CNMV",
           time: "11:40",
           title: "Guía técnica sobre comercialización de productos de inversión complejos",
-          tags: ["Mercado de valores"],
+          tags: ["Valores e inversión"],
           to: "Asesoría jurídica",
         },
       ],
@@ -39,37 +39,37 @@ export const home = {
   },
   collaboration: {
     title: "Gestión colaborativa",
-    lead: "La normativa no se gestiona en solitario. Cada documento llega con su contexto; tu equipo lo comenta, lo reparte y deja constancia de quién ha hecho qué.",
+    lead: "La normativa no se gestiona en solitario. Cada documento llega con su contexto; tu equipo lo comenta, lo comparte y deja constancia de quién ha hecho qué.",
     features: [
       {
         id: "notes",
         title: "Consulta y anota",
-        text: "Lee cada disposición en la plataforma y añade notas internas: qué implica, a quién afecta y qué plazos hay que cumplir.",
+        text: "Lee el texto completo de cada disposición del BOE y de la UE en la plataforma y añade notas internas, privadas, para tu grupo o para toda la organización: qué implica, a quién afecta y qué plazos hay que cumplir.",
       },
       {
         id: "share",
         title: "Comparte con tu equipo",
-        text: "Envía un documento por correo electrónico o al canal de chat de tu equipo con un clic, con tus notas incluidas.",
+        text: "Envía un documento por correo, a compañeros o a destinatarios externos, o al canal de Slack o Microsoft Teams de tu grupo, con un mensaje. Tus notas internas nunca salen de la organización.",
       },
       {
         id: "alerts",
         title: "Alertas a medida",
-        text: "Cada persona recibe lo que le toca: alertas segmentadas por perfil, área de negocio o país.",
+        text: "Cada persona recibe solo lo que le afecta: alertas por perfil, materia y territorio (UE, Estado o comunidad autónoma), con la relevancia mínima que elijas, al momento o en un resumen diario.",
       },
       {
         id: "groups",
-        title: "Grupos por área",
+        title: "Grupos por área o departamento",
         text: "Los administradores crean grupos por área o departamento y deciden qué materias y fuentes sigue cada uno.",
       },
       {
         id: "trace",
         title: "Trazabilidad completa",
-        text: "Queda registrado quién ha leído cada documento, qué acciones se han tomado y qué usuarios han intervenido. Listo para una auditoría o un requerimiento del supervisor.",
+        text: "Queda registrado quién ha leído cada documento y qué ha hecho cada usuario en la plataforma, en un registro encadenado a prueba de manipulaciones. Preparado para una auditoría o un requerimiento del supervisor.",
       },
       {
         id: "mfa",
         title: "Acceso con doble factor",
-        text: "Todas las cuentas entran con autenticación multifactor. Sin excepciones.",
+        text: "Todos los usuarios acceden con un segundo factor obligatorio: código TOTP o llave de acceso (passkey). Sin excepciones.",
       },
     ],
   },
@@ -80,46 +80,46 @@ export const home = {
     steps: [
       {
         title: "Vigilar",
-        text: "Revisamos de forma continua boletines oficiales, diarios europeos y sedes de los reguladores, en cuanto publican.",
+        text: "Consultamos el BOE y el Diario Oficial de la UE cada pocos minutos en su horario de publicación, y los canales RSS de los supervisores que configures.",
       },
       {
         title: "Identificar",
-        text: "Detectamos cada disposición nueva o modificada y extraemos sus datos: órgano emisor, rango, fechas y ámbito territorial.",
+        text: "Detectamos cada disposición nueva o modificada y extraemos sus datos: órgano emisor, rango, fechas, ámbito territorial y sus relaciones con normas anteriores (modifica, deroga).",
       },
       {
         title: "Clasificar",
-        text: "La asignamos a materias, sectores y países según la taxonomía de tu organización.",
+        text: "La clasificamos por materia, territorio (UE, Estado o comunidad autónoma), tipo de norma y relevancia, y te decimos por qué lleva cada etiqueta. Puedes añadir tus propios temas con palabras clave.",
       },
       {
         title: "Distribuir",
-        text: "La entregamos a los grupos y perfiles a los que afecta: en la plataforma, por correo, en el chat del equipo o por API.",
+        text: "La entregamos a los grupos y perfiles a los que afecta: en la plataforma, por correo (al momento o en un resumen diario), en Slack o Microsoft Teams, o por API.",
       },
     ],
     pillars: [
       {
         id: "security",
         title: "Seguridad",
-        text: "Autenticación multifactor, cifrado en tránsito y en reposo, y permisos por grupo: cada usuario ve lo que le corresponde.",
+        text: "Segundo factor obligatorio (TOTP o passkey), sesiones revocables, contraseñas protegidas con una función de derivación costosa, roles (propietario, administrador, miembro) y aislamiento total entre organizaciones.",
       },
       {
         id: "traceability",
         title: "Trazabilidad",
-        text: "Un registro de actividad con lecturas, acciones y usuarios implicados, exportable para auditorías internas y externas.",
+        text: "Un registro de actividad con lecturas, acciones y usuarios implicados, encadenado y verificable, exportable en CSV o JSON para auditorías internas y externas.",
       },
       {
         id: "integrations",
         title: "Integraciones",
-        text: "Webhooks y API REST para llevar las alertas a tu intranet, tu gestor documental o tu herramienta de GRC.",
+        text: "Webhooks firmados y una API REST documentada en OpenAPI para llevar las alertas a tu intranet, tu gestor documental o tu herramienta de GRC.",
       },
     ],
     codeTitle: "Recibe las alertas en tus sistemas",
     codeText:
-      "Registra un webhook con tus filtros y cada novedad que encaje llegará a tu sistema en JSON, en el momento en que la clasifiquemos.",
+      "Registra un webhook con tus filtros y cada novedad que encaje llegará a tu sistema en un JSON firmado, en cuanto la clasifiquemos.",
     codeLabel: "Ejemplo en shell: suscripción a alertas por webhook",
   },
   useCases: {
     title: "Casos de uso",
-    lead: "Cada sector tiene sus fuentes y sus urgencias. Estos son algunos ejemplos de lo que vigilamos para nuestros clientes.",
+    lead: "Cada sector tiene sus fuentes y sus urgencias. Estos son algunos ejemplos de lo que vigila Vigía Normativo en cada uno.",
     exampleLabel: "Qué vigilamos",
     items: [
       {
@@ -127,42 +127,42 @@ export const home = {
         title: "Banca",
         audience: "Cumplimiento, Riesgos y Tecnología",
         example:
-          "Circulares del Banco de España, guías de la EBA y normas técnicas de la Comisión sobre solvencia, prevención del blanqueo o resiliencia operativa digital (DORA).",
+          "Circulares del Banco de España, directrices de la EBA y normas técnicas de la Comisión sobre solvencia, prevención del blanqueo o resiliencia operativa digital (DORA).",
       },
       {
         id: "pharma",
         title: "Farmacéutica",
-        audience: "Asuntos Regulatorios y Acceso al Mercado",
+        audience: "Asuntos regulatorios y Acceso al mercado",
         example:
-          "Resoluciones de la AEMPS, decisiones de la Agencia Europea de Medicamentos y órdenes de precios y financiación publicadas en el BOE.",
+          "Resoluciones de la AEMPS, actos de la UE sobre medicamentos y productos sanitarios y órdenes de precios de referencia publicadas en el BOE.",
       },
       {
         id: "law",
         title: "Despachos de abogados",
         audience: "Cada área de práctica",
         example:
-          "Toda la producción normativa estatal, autonómica y europea, filtrada por materia para que cada equipo vea lo suyo, lo anote y lo comparta con sus compañeros.",
+          "Toda la normativa estatal y europea, y las leyes autonómicas publicadas en el BOE, filtrada por materia para que cada equipo vea lo suyo, lo anote y lo comparta con sus compañeros.",
       },
       {
         id: "automotive",
         title: "Automoción",
         audience: "Ingeniería, Calidad y Relaciones institucionales",
         example:
-          "Reglamentos de homologación de la UE, normas de emisiones y convocatorias autonómicas de ayudas a la movilidad eléctrica.",
+          "Reglamentos de homologación de la UE, normas de emisiones y convocatorias de ayudas a la movilidad eléctrica publicadas en el BOE.",
       },
       {
         id: "tech",
         title: "Tecnología",
         audience: "Legal, Privacidad y Seguridad",
         example:
-          "El Reglamento de Inteligencia Artificial, la protección de datos y la ciberseguridad (NIS2): actos delegados, guías de las autoridades y su transposición en España.",
+          "El Reglamento de Inteligencia Artificial, la protección de datos y la ciberseguridad (NIS2): actos delegados y de ejecución, guías de las autoridades y las normas españolas que los desarrollan o transponen.",
       },
       {
         id: "international",
         title: "Grupos internacionales",
-        audience: "Cumplimiento corporativo y filiales",
+        audience: "Cumplimiento corporativo y Filiales",
         example:
-          "Una sola vista de la normativa europea y de cada país donde operáis, con alertas por país y filial y constancia de quién ha revisado cada cambio.",
+          "La normativa de la UE y de España en una sola vista, con grupos por filial y constancia de quién ha leído cada novedad.",
       },
     ],
   },

@@ -4,7 +4,7 @@ export const legal = {
     title: "Aviso legal",
     metaTitle: "Aviso legal · Vigía Normativo",
     description:
-      "Datos identificativos del titular de este sitio web, condiciones de uso y propiedad intelectual, conforme a la Ley 34/2002 de servicios de la sociedad de la información (LSSI).",
+      "Datos identificativos del titular de este sitio web, propiedad intelectual y responsabilidad, conforme a la Ley 34/2002 de servicios de la sociedad de la información (LSSI).",
   },
   privacy: {
     title: "Política de privacidad",

@@ -1,6 +1,6 @@
 /**
  * Draws the social share image (public/og-image.png, 1200×630) in Chromium from the
- * markup below, so its claims change with the site's copy: `node scripts/og-image.ts`.
+ * markup below, so its claims change with the site's copy: `npm run og-image`.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -48,9 +48,7 @@ describe("home page", () => {
   test("the intro's call to action leads to the contact form", async () => {
     const { page, close } = await openPage(f.browser, { locale: "es-ES", viewport: { width: 1440, height: 900 } });
     await page.goto(`${f.server.url}/`);
-    await expect(page.getByRole("link", { name: "Solicita una demo" }).getAttribute("href")).resolves.toBe(
-      "#contact",
-    );
+    await expect(page.getByRole("link", { name: "Solicita una demo" }).getAttribute("href")).resolves.toBe("#contact");
     await close();
   });
 

@@ -91,7 +91,13 @@ describe("login information page", () => {
       cta: "Solicita una demo",
       mfa: "Autenticación multifactor",
     },
-    { path: "/en/login", lang: "en", contact: "/en#contact", cta: "Request a demo", mfa: "Multi-factor authentication" },
+    {
+      path: "/en/login",
+      lang: "en",
+      contact: "/en#contact",
+      cta: "Request a demo",
+      mfa: "Multi-factor authentication",
+    },
   ])(
     "$path explains access and offers the contact form, with no sign-in form",
     async ({ path, lang, contact, cta, mfa }) => {

@@ -138,6 +138,29 @@ describe("unknown paths", () => {
     expect(html).toMatch(/<html lang="en"/);
   });
 
+  it.each([
+    ["/fr", "es"],
+    ["/en/x", "en"],
+  ])("%s has a title in <head> naming the error, in a %s page", async (path, lang) => {
+    const html = await (await get(path)).text();
+    expect(html).toMatch(new RegExp(`<html lang="${lang}"`));
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toContain("<title>Page Not Found · Vigía Normativo</title>");
+    // The spec's English title is marked as English on a Spanish page (WCAG 3.1.2).
+    if (lang === "es") expect(html).toMatch(/<h1 id="error-title" lang="en">Page Not Found<\/h1>/);
+  });
+
+  it("the other error view has a title too", async () => {
+    const response = await fetch(`${server.url}/en`, {
+      method: "POST",
+      headers: { "user-agent": browserUa, "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: "a=1",
+    });
+    const html = await response.text();
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toMatch(/<title>405 [^<]+ · Vigía Normativo<\/title>/);
+  });
+
   it("a trailing slash redirects to the page without it", async () => {
     const response = await get("/en/?x=1");
     expect(response.status).toBe(308);

@@ -21,12 +21,21 @@ export function ErrorPage({ lang, status = 500, message, detail }: ErrorPageProp
   );
 }
 
+/**
+ * The status titles are fixed in English by the website spec ("Page Not Found"); on a
+ * Spanish page they are marked as English so screen readers pronounce them right.
+ */
+const titleLang = (lang: Locale) => (lang === "en" ? undefined : "en");
+
 function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
-  const t = shellMessagesFor(lang).common.error;
+  const { error: t, siteName } = shellMessagesFor(lang).common;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status="404">
+      <title>{`${t.notFoundTitle} · ${siteName}`}</title>
       <p className="display-1 fw-bold text-body-secondary mb-0">404</p>
-      <h1 id="error-title">{t.notFoundTitle}</h1>
+      <h1 id="error-title" lang={titleLang(lang)}>
+        {t.notFoundTitle}
+      </h1>
       <p className="lead">{t.notFoundDescription}</p>
       {detail ? <p className="text-body-secondary small">{detail}</p> : null}
       <a className="btn btn-primary" href={pagePath("home", lang)}>
@@ -37,11 +46,15 @@ function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
 }
 
 function ServerErrorView({ lang, status, message }: { lang: Locale; status: number; message?: string }) {
-  const t = shellMessagesFor(lang).common.error;
+  const { error: t, siteName } = shellMessagesFor(lang).common;
+  const heading = message ?? t.serverErrorTitle;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status={status}>
+      <title>{`${status} ${heading} · ${siteName}`}</title>
       <p className="display-1 fw-bold text-body-secondary mb-0">{status}</p>
-      <h1 id="error-title">{message ?? t.serverErrorTitle}</h1>
+      <h1 id="error-title" lang={message ? undefined : titleLang(lang)}>
+        {heading}
+      </h1>
       <p className="lead">{t.serverErrorDescription}</p>
       <a className="btn btn-primary" href={pagePath("home", lang)}>
         {t.backHome}

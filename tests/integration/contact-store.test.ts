@@ -230,6 +230,7 @@ describe("unexpected failures", () => {
       putFlash: async () => "x",
       takeFlash: async () => undefined,
     },
+    api: {} as AppServices["api"],
   });
 
   it("answers 500 without internals when the store fails unexpectedly", async () => {

@@ -3,6 +3,8 @@
  * (real parallel transactions on PostgreSQL), then tampering, retention and the operator command.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -13,7 +15,8 @@ import { recordAudit } from "../../app/.server/audit/record.ts";
 import { purgeAuditEvents } from "../../app/.server/audit/retention.ts";
 import { verifyAuditChain } from "../../app/.server/audit/verify.ts";
 import { verifyAllAuditChains } from "../../app/.server/audit/verify-all.ts";
-import type { Database } from "../../app/.server/db/client.ts";
+import { type Database, openDatabase } from "../../app/.server/db/client.ts";
+import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
@@ -38,11 +41,14 @@ function random(seed: number) {
   };
 }
 
-function runAuditVerify(databaseUrl: string): Promise<{ code: number | null; stdout: string }> {
+function runAuditVerify(
+  databaseUrl: string | undefined,
+  dataDir = "/tmp/unused-audit",
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(projectRoot, "scripts/platform.ts"), "audit:verify"], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", DATA_DIR: "/tmp/unused-audit" },
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", DATA_DIR: dataDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -196,3 +202,43 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+describe("npm run platform -- audit:verify on the embedded database", () => {
+  it("reads DATA_DIR/db, exits 0 on sound chains and 1 naming the changed event", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "audit-verify-"));
+    try {
+      const open = () => openDatabase({ pgliteDir: path.join(dataDir, "db") });
+      let database = await open();
+      await migrate(database, defaultMigrationsDir);
+      const events = [];
+      for (let i = 0; i < 4; i++) {
+        events.push(
+          await recordAudit(database.db, {
+            organizationId: "org-lite",
+            actor: null,
+            action: "auth.sign_in",
+            object: null,
+          }),
+        );
+      }
+      await database.close();
+      const sound = await runAuditVerify(undefined, dataDir);
+      expect(sound.code).toBe(0);
+      expect(sound.stdout).toContain("valid   org-lite  events=4  firstBroken=-");
+      database = await open();
+      const victim = events[1];
+      if (!victim) throw new Error("no event");
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
+        await tx.execute(sql`update audit_events set action = 'auth.sign_out' where id = ${victim.id}`);
+        await tx.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
+      });
+      await database.close();
+      const broken = await runAuditVerify(undefined, dataDir);
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toContain(`BROKEN  org-lite  events=4  firstBroken=${victim.id}`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

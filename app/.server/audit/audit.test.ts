@@ -57,6 +57,12 @@ describe("recordAudit", () => {
     expect(await verifyAuditChain(database.db, "org-rec")).toEqual({ valid: true, events: 2, firstBroken: null });
   });
 
+  it("stores what it hashes even when a JavaScript caller leaves the email out", async () => {
+    const loose = { id: "user-x" } as { id: string; email: string };
+    await recordAudit(database.db, { organizationId: "org-loose", actor: loose, action: "auth.sign_in", object: null });
+    expect(await verifyAuditChain(database.db, "org-loose")).toEqual({ valid: true, events: 1, firstBroken: null });
+  });
+
   it("refuses actions that are not noun.verb", async () => {
     await expect(
       recordAudit(database.db, { organizationId: "org-x", actor: null, action: "SignIn", object: null }),

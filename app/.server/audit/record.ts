@@ -62,9 +62,10 @@ export async function recordAudit(
       id: randomUUID(),
       organizationId,
       at: input.at ?? new Date(),
-      actor: input.actor ? { id: input.actor.id, email: input.actor.email } : null,
+      // Normalised exactly as rowToEvent reads them back, so what is hashed is what is stored.
+      actor: input.actor ? { id: String(input.actor.id), email: String(input.actor.email ?? "") } : null,
       action: input.action,
-      object: input.object ? { type: input.object.type, id: input.object.id } : null,
+      object: input.object ? { type: String(input.object.type), id: String(input.object.id ?? "") } : null,
       ipHash: input.ip ? hashIp(organizationId, input.ip, options.secret) : null,
       userAgent: input.userAgent ? input.userAgent.slice(0, maxUserAgent) : null,
       detail,

@@ -5,7 +5,7 @@
  * HTTP client. Why not Conform's useForm here: docs/decisions/0020-client-validation.md.
  */
 
-import { type FocusEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
+import { type FocusEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import type { ContactFormState } from "../../.server/contact/form-state";
 import type { Locale } from "../../i18n/locales";
 import { usePageMessages } from "../../i18n/use-page-messages";
@@ -83,7 +83,16 @@ function fieldErrorsOf(data: unknown): FieldErrors | undefined {
 const fieldId = (name: ContactField) => `contact-${name}`;
 const errorId = (name: ContactField) => `contact-${name}-error`;
 
-export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormState }) {
+export function ContactForm({
+  lang,
+  state,
+  beforeSubmit,
+}: {
+  lang: Locale;
+  state: ContactFormState;
+  /** Shown right above the submit button: the data-protection first layer (AEPD). */
+  beforeSubmit?: ReactNode;
+}) {
   const t = usePageMessages().contact;
   const outcome = state.outcome;
   const values = outcome?.kind === "error" ? (outcome.values ?? {}) : {};
@@ -261,6 +270,7 @@ export function ContactForm({ lang, state }: { lang: Locale; state: ContactFormS
             <textarea rows={5} autoFocus={firstServerError === "comments"} {...controlProps("comments")} />
             {errorText("comments")}
           </div>
+          {beforeSubmit ? <div className="col-12">{beforeSubmit}</div> : null}
           <div className="col-12">
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {busy ? (

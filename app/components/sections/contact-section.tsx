@@ -21,30 +21,37 @@ export function ContactSection({ lang, form }: { lang: Locale; form: ContactForm
     <section id="contact" className="container py-5" aria-labelledby="contact-title">
       <h2 id="contact-title">{t.title}</h2>
       <p className="lead">{t.intro}</p>
-      <ContactForm lang={lang} state={form} />
-      <p className="small mt-4">
-        {p.before}
-        <a href={privacyHref}>{p.link}</a>
-        {p.after}
-      </p>
-      <table className="table table-sm small">
-        <caption className="caption-top">{p.tableCaption}</caption>
-        <tbody>
-          {rows.map(([label, text]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td>{text}</td>
-            </tr>
-          ))}
-          <tr>
-            <th scope="row">{p.moreLabel}</th>
-            <td>
-              {p.more}
-              <a href={privacyHref}>{p.link}</a>.
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <ContactForm
+        lang={lang}
+        state={form}
+        beforeSubmit={
+          <>
+            <table className="table table-sm small mb-2">
+              <caption className="caption-top">{p.tableCaption}</caption>
+              <tbody>
+                {rows.map(([label, text]) => (
+                  <tr key={label}>
+                    <th scope="row">{label}</th>
+                    <td>{text}</td>
+                  </tr>
+                ))}
+                <tr>
+                  <th scope="row">{p.moreLabel}</th>
+                  <td>
+                    {p.more}
+                    <a href={privacyHref}>{p.link}</a>.
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+            <p className="small mb-0">
+              {p.before}
+              <a href={privacyHref}>{p.link}</a>
+              {p.after}
+            </p>
+          </>
+        }
+      />
     </section>
   );
 }

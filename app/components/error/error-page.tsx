@@ -28,10 +28,10 @@ export function ErrorPage({ lang, status = 500, message, detail }: ErrorPageProp
 const titleLang = (lang: Locale) => (lang === "en" ? undefined : "en");
 
 function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
-  const { error: t, siteName } = shellMessagesFor(lang).common;
+  const t = shellMessagesFor(lang).common.error;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status="404">
-      <title>{`${t.notFoundTitle} · ${siteName}`}</title>
+      <ErrorHead title={t.notFoundMetaTitle} />
       <p className="display-1 fw-bold text-body-secondary mb-0">404</p>
       <h1 id="error-title" lang={titleLang(lang)}>
         {t.notFoundTitle}
@@ -46,11 +46,11 @@ function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
 }
 
 function ServerErrorView({ lang, status, message }: { lang: Locale; status: number; message?: string }) {
-  const { error: t, siteName } = shellMessagesFor(lang).common;
+  const t = shellMessagesFor(lang).common.error;
   const heading = message ?? t.serverErrorTitle;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status={status}>
-      <title>{`${status} ${heading} · ${siteName}`}</title>
+      <ErrorHead title={t.serverErrorMetaTitle.replace("{status}", String(status))} />
       <p className="display-1 fw-bold text-body-secondary mb-0">{status}</p>
       <h1 id="error-title" lang={message ? undefined : titleLang(lang)}>
         {heading}
@@ -60,5 +60,15 @@ function ServerErrorView({ lang, status, message }: { lang: Locale; status: numb
         {t.backHome}
       </a>
     </section>
+  );
+}
+
+/** React hoists these into <head>: a title in the page's language, and no search index for error pages. */
+function ErrorHead({ title }: { title: string }) {
+  return (
+    <>
+      <title>{title}</title>
+      <meta name="robots" content="noindex" />
+    </>
   );
 }

@@ -35,6 +35,8 @@ export const common: Messages["common"] = {
     rights: "All rights reserved.",
   },
   error: {
+    notFoundMetaTitle: "Page not found · Vigía Normativo",
+    serverErrorMetaTitle: "Error {status} · Vigía Normativo",
     notFoundTitle: "Page Not Found",
     serverErrorTitle: "Internal Server Error",
     notFoundDescription: "The page you are looking for does not exist or has moved.",

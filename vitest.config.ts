@@ -18,7 +18,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          hookTimeout: 90_000,
           setupFiles: ["tests/support/fail-on-console-error.ts"],
         },
       },
@@ -28,7 +28,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          hookTimeout: 90_000,
           // One browser at a time on a 2-core machine.
           fileParallelism: false,
         },

@@ -35,6 +35,17 @@ const schema = z.object({
   // Audit trail and REST API (platform spec sections 8 and 9).
   AUDIT_RETENTION_DAYS: positiveInt.default(1825),
   API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  // --- Sources and ingestion (issue 11) ---
+  BOE_API_URL: httpUrl.default("https://www.boe.es"),
+  EURLEX_URL: httpUrl.default("https://eur-lex.europa.eu"),
+  CELLAR_SPARQL_URL: httpUrl.default("https://publications.europa.eu/webapi/rdf/sparql"),
+  CELLAR_URL: httpUrl.default("https://publications.europa.eu"),
+  INGEST_SOURCES: z
+    .string()
+    .regex(/^(none|(boe|eurlex)(,(boe|eurlex))*)$/, 'must be "none" or a comma-separated list of boe, eurlex')
+    .default("boe,eurlex"),
+  INGEST_SINCE: z.iso.date({ error: "must be a date YYYY-MM-DD" }).optional(),
+  INGEST_INTERVAL_SECONDS: positiveInt.default(300),
 });
 
 export type Config = Readonly<{
@@ -60,6 +71,16 @@ export type Config = Readonly<{
   auditRetentionDays: number;
   /** REST API requests per token (or per client IP on public routes) and minute. */
   apiRateLimitPerMinute: number;
+  /** Sources and ingestion (issue 11): base URLs, which sources run, backfill start, polling interval. */
+  sources: Readonly<{
+    boeApiUrl: string;
+    eurlexUrl: string;
+    cellarSparqlUrl: string;
+    cellarUrl: string;
+    ingest: readonly ("boe" | "eurlex")[];
+    since: string | undefined;
+    intervalSeconds: number;
+  }>;
 }>;
 
 export class ConfigError extends Error {
@@ -102,6 +123,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     apiRateLimitPerMinute: v.API_RATE_LIMIT_PER_MINUTE,
+    sources: Object.freeze({
+      boeApiUrl: v.BOE_API_URL,
+      eurlexUrl: v.EURLEX_URL,
+      cellarSparqlUrl: v.CELLAR_SPARQL_URL,
+      cellarUrl: v.CELLAR_URL,
+      ingest: Object.freeze(
+        v.INGEST_SOURCES === "none" ? [] : [...new Set(v.INGEST_SOURCES.split(",") as ("boe" | "eurlex")[])],
+      ),
+      since: v.INGEST_SINCE,
+      intervalSeconds: v.INGEST_INTERVAL_SECONDS,
+    }),
   });
 }
 

@@ -9,6 +9,9 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          // Some unit tests open an in-memory PGlite, which takes seconds on a busy 2-core machine.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           setupFiles: ["tests/support/fail-on-console-error.ts"],
         },
       },

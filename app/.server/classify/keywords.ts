@@ -1,0 +1,109 @@
+/** Layer 2: keyword rules, stemmed and accent-insensitive, and organisations' own topics. */
+import type { AreaId } from "../../lib/taxonomy.ts";
+import type { DocumentText } from "./document-text.ts";
+import { type Reason, reason } from "./reasons.ts";
+import type { AreaEvidence } from "./scores.ts";
+import { keywordRules } from "./tables/keywords.ts";
+import { stemmedPhrase, stemmedText } from "./text.ts";
+
+/** Evidence of one keyword in the title and in the opening text. */
+export const TITLE_SCORE = 0.8;
+export const TEXT_SCORE = 0.45;
+
+interface CompiledPhrase {
+  phrase: string;
+  stems: Record<"es" | "en", string>;
+}
+
+interface CompiledRule {
+  area: AreaId;
+  titleOnly: boolean;
+  phrases: CompiledPhrase[];
+}
+
+function compilePhrase(phrase: string): CompiledPhrase {
+  return { phrase, stems: { es: stemmedPhrase(phrase, "es"), en: stemmedPhrase(phrase, "en") } };
+}
+
+let compiled: CompiledRule[] | undefined;
+
+function rules(): CompiledRule[] {
+  compiled ??= keywordRules.map((rule) => ({
+    area: rule.area,
+    titleOnly: rule.titleOnly ?? false,
+    phrases: [...(rule.phrases.es ?? []), ...(rule.phrases.en ?? [])].map(compilePhrase),
+  }));
+  return compiled;
+}
+
+/** Stemmed title and opening of a document, computed once and shared by rules and topics. */
+export interface StemmedDocument {
+  title: string;
+  body: string;
+}
+
+export function stemDocument(text: DocumentText): StemmedDocument {
+  return {
+    title: stemmedText(`${text.title} ${text.epigraph}`, text.language),
+    body: stemmedText(text.opening, text.language),
+  };
+}
+
+function find(phrase: CompiledPhrase, haystack: string, language: "es" | "en"): boolean {
+  const needle = phrase.stems[language];
+  return needle.trim().length > 0 && haystack.includes(needle);
+}
+
+export function applyKeywords(text: DocumentText, stemmed: StemmedDocument, evidence: AreaEvidence): void {
+  for (const rule of rules()) {
+    let titleHit: CompiledPhrase | undefined;
+    let bodyHit: CompiledPhrase | undefined;
+    for (const phrase of rule.phrases) {
+      if (!titleHit && find(phrase, stemmed.title, text.language)) titleHit = phrase;
+      if (!rule.titleOnly && !bodyHit && find(phrase, stemmed.body, text.language)) bodyHit = phrase;
+      if (titleHit && (bodyHit || rule.titleOnly)) break;
+    }
+    if (titleHit) evidence.add(rule.area, TITLE_SCORE, reason("keyword", { phrase: titleHit.phrase, where: "title" }), "keywords");
+    if (bodyHit) evidence.add(rule.area, TEXT_SCORE, reason("keyword", { phrase: bodyHit.phrase, where: "text" }), "keywords");
+  }
+}
+
+/** An organisation's own topic: keyword rules that label documents for that organisation only. */
+export interface OrganisationTopic {
+  id: string;
+  name: string;
+  keywords: string[];
+  area?: AreaId;
+}
+
+export interface TopicMatch {
+  id: string;
+  name: string;
+  area?: AreaId;
+  reasons: string[];
+  explanations: Reason[];
+}
+
+export function matchTopics(topics: readonly OrganisationTopic[], text: DocumentText, stemmed: StemmedDocument): TopicMatch[] {
+  const matches: TopicMatch[] = [];
+  for (const topic of topics) {
+    const explanations: Reason[] = [];
+    for (const keyword of topic.keywords) {
+      if (!keyword.trim()) continue;
+      const phrase = compilePhrase(keyword);
+      if (find(phrase, stemmed.title, text.language) || find(phrase, stemmed.body, text.language)) {
+        explanations.push(reason("topic-keyword", { topic: topic.name, phrase: keyword }));
+      }
+    }
+    if (explanations.length > 0) {
+      matches.push({
+        id: topic.id,
+        name: topic.name,
+        ...(topic.area ? { area: topic.area } : {}),
+        reasons: explanations.map((r) => r.es),
+        explanations,
+      });
+    }
+  }
+  return matches;
+}

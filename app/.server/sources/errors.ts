@@ -1,0 +1,26 @@
+/**
+ * The one error the source parsers throw: bad, truncated or unexpected payloads end here,
+ * never as a TypeError or a parser's own exception. `parser` names the parser, `reason` is
+ * a short English sentence for logs and the Sources page.
+ */
+export class SourceParseError extends Error {
+  readonly parser: string;
+  readonly reason: string;
+  constructor(parser: string, reason: string, options?: { cause?: unknown }) {
+    super(`${parser}: ${reason}`, options);
+    this.name = "SourceParseError";
+    this.parser = parser;
+    this.reason = reason;
+  }
+}
+
+/** Runs a parser body and turns any unexpected exception into a SourceParseError. */
+export function guardParse<T>(parser: string, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof SourceParseError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SourceParseError(parser, `unreadable payload (${message.slice(0, 200)})`, { cause: error });
+  }
+}

@@ -101,15 +101,37 @@ export const areas: readonly AreaDefinition[] = [
     id: "banking",
     name: { es: "Banca y entidades de crédito", en: "Banking and credit institutions" },
     searchTerms: {
-      es: ["banca", "entidades de crédito", "solvencia", "préstamos hipotecarios", "Banco de España", "garantía de depósitos"],
-      en: ["banking", "credit institutions", "solvency", "mortgage credit", "Bank of Spain", "deposit guarantee", "EBA"],
+      es: [
+        "banca",
+        "entidades de crédito",
+        "solvencia",
+        "préstamos hipotecarios",
+        "Banco de España",
+        "garantía de depósitos",
+      ],
+      en: [
+        "banking",
+        "credit institutions",
+        "solvency",
+        "mortgage credit",
+        "Bank of Spain",
+        "deposit guarantee",
+        "EBA",
+      ],
     },
   },
   {
     id: "securities",
     name: { es: "Mercado de valores e inversión", en: "Securities and investment" },
     searchTerms: {
-      es: ["mercado de valores", "CNMV", "fondos de inversión", "abuso de mercado", "folleto", "servicios de inversión"],
+      es: [
+        "mercado de valores",
+        "CNMV",
+        "fondos de inversión",
+        "abuso de mercado",
+        "folleto",
+        "servicios de inversión",
+      ],
       en: ["securities", "financial markets", "investment funds", "market abuse", "prospectus", "MiFID", "ESMA"],
     },
   },
@@ -125,7 +147,13 @@ export const areas: readonly AreaDefinition[] = [
     id: "payments",
     name: { es: "Pagos y criptoactivos", en: "Payments and crypto-assets" },
     searchTerms: {
-      es: ["servicios de pago", "dinero electrónico", "criptoactivos", "transferencias inmediatas", "entidades de pago"],
+      es: [
+        "servicios de pago",
+        "dinero electrónico",
+        "criptoactivos",
+        "transferencias inmediatas",
+        "entidades de pago",
+      ],
       en: ["payment services", "electronic money", "crypto-assets", "MiCA", "instant payments", "PSD2"],
     },
   },
@@ -150,7 +178,14 @@ export const areas: readonly AreaDefinition[] = [
     name: { es: "Laboral y Seguridad Social", en: "Employment and social security" },
     searchTerms: {
       es: ["laboral", "convenio colectivo", "Seguridad Social", "prevención de riesgos laborales", "trabajadores"],
-      en: ["employment", "labour law", "collective agreement", "social security", "health and safety at work", "workers"],
+      en: [
+        "employment",
+        "labour law",
+        "collective agreement",
+        "social security",
+        "health and safety at work",
+        "workers",
+      ],
     },
   },
   {
@@ -173,8 +208,22 @@ export const areas: readonly AreaDefinition[] = [
     id: "digital",
     name: { es: "Ciberseguridad y servicios digitales", en: "Cybersecurity and digital services" },
     searchTerms: {
-      es: ["ciberseguridad", "servicios digitales", "inteligencia artificial", "telecomunicaciones", "firma electrónica"],
-      en: ["cybersecurity", "digital services", "artificial intelligence", "telecommunications", "electronic signature", "NIS2", "DORA"],
+      es: [
+        "ciberseguridad",
+        "servicios digitales",
+        "inteligencia artificial",
+        "telecomunicaciones",
+        "firma electrónica",
+      ],
+      en: [
+        "cybersecurity",
+        "digital services",
+        "artificial intelligence",
+        "telecommunications",
+        "electronic signature",
+        "NIS2",
+        "DORA",
+      ],
     },
   },
   {
@@ -222,7 +271,14 @@ export const areas: readonly AreaDefinition[] = [
     name: { es: "Sostenibilidad e información no financiera", en: "Sustainability reporting" },
     searchTerms: {
       es: ["información no financiera", "sostenibilidad", "diligencia debida", "taxonomía", "ESG"],
-      en: ["sustainability reporting", "non-financial information", "CSRD", "due diligence", "taxonomy regulation", "ESG"],
+      en: [
+        "sustainability reporting",
+        "non-financial information",
+        "CSRD",
+        "due diligence",
+        "taxonomy regulation",
+        "ESG",
+      ],
     },
   },
   {
@@ -365,11 +421,7 @@ export function taxonomyResponse(): TaxonomyResponse {
  * case-insensitively: lets an English query reach Spanish documents through their areas.
  */
 export function areasMatchingQuery(query: string): AreaId[] {
-  const fold = (text: string) =>
-    text
-      .normalize("NFD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase();
+  const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
   const needle = fold(query.trim());
   if (needle.length < 3) return [];
   return areas

@@ -12,8 +12,8 @@ import { documentText } from "./document-text.ts";
 import { jurisdictionOf } from "./jurisdiction.ts";
 import { applyKeywords, matchTopics, type OrganisationTopic, stemDocument, type TopicMatch } from "./keywords.ts";
 import { kindOf } from "./kind.ts";
-import { CompiledModel, type LinearModel, modelFeatures } from "./model.ts";
 import bundledModel from "./model.json" with { type: "json" };
+import { CompiledModel, type LinearModel, modelFeatures } from "./model.ts";
 import { type Reason, reason } from "./reasons.ts";
 import { relevanceOf } from "./relevance.ts";
 import { AreaEvidence } from "./scores.ts";
@@ -26,6 +26,8 @@ const RULES_VERSION = "classify-rules@1";
 
 /** An area is kept from this combined score; at most MAX_AREAS, the first always. */
 export const AREA_THRESHOLD = 0.6;
+/** A second or third area needs stronger evidence ("only when that area's team would clearly want it"). */
+export const SECONDARY_THRESHOLD = 0.76;
 export const MAX_AREAS = 3;
 /** The model's vote counts from this probability, weighted by MODEL_WEIGHT. */
 export const MODEL_MIN_PROBABILITY = 0.4;
@@ -73,7 +75,19 @@ let version: string | undefined;
 /** A hash of the rules, the tables and the model: reclassify when it changes. */
 export function classifierVersion(): string {
   version ??= `cls-${createHash("sha256")
-    .update(JSON.stringify({ RULES_VERSION, boeTables, eurlexTables, keywordRules, AREA_THRESHOLD, MAX_AREAS, MODEL_MIN_PROBABILITY, MODEL_WEIGHT }))
+    .update(
+      JSON.stringify({
+        RULES_VERSION,
+        boeTables,
+        eurlexTables,
+        keywordRules,
+        AREA_THRESHOLD,
+        SECONDARY_THRESHOLD,
+        MAX_AREAS,
+        MODEL_MIN_PROBABILITY,
+        MODEL_WEIGHT,
+      }),
+    )
     .update(JSON.stringify(bundledModel))
     .digest("hex")
     .slice(0, 16)}`;
@@ -150,12 +164,19 @@ function selectAreas(section: string, evidence: AreaEvidence): ExplainedAreaLabe
     const top = specific[0];
     if (top && publicSector.score <= top.score + 0.1) ranked = ranked.filter((e) => e.area !== "public-sector");
   }
-  const chosen = ranked.filter((e) => e.score >= AREA_THRESHOLD).slice(0, MAX_AREAS);
+  const chosen = ranked
+    .filter((e, i) => e.score >= (i === 0 ? AREA_THRESHOLD : SECONDARY_THRESHOLD))
+    .slice(0, MAX_AREAS);
   if (chosen.length === 0) {
     const fallback = reason("fallback", {});
     const best = ranked[0];
     if (best && best.score >= 0.3) chosen.push(best);
     else return [{ id: "public-sector", score: 0.5, reasons: [fallback.es], explanations: [fallback] }];
   }
-  return chosen.map((e) => ({ id: e.area, score: round(e.score), reasons: e.reasons.map((x) => x.es), explanations: e.reasons }));
+  return chosen.map((e) => ({
+    id: e.area,
+    score: round(e.score),
+    reasons: e.reasons.map((x) => x.es),
+    explanations: e.reasons,
+  }));
 }

@@ -4,7 +4,14 @@ import type { SourceDocument } from "../documents/types.ts";
 import type { DocumentText } from "./document-text.ts";
 import { reason } from "./reasons.ts";
 import type { AreaEvidence } from "./scores.ts";
-import { boeAlertas, boeDepartments, boeMateriaLabels, boeMaterias, boeSections, type DepartmentRule } from "./tables/boe.ts";
+import {
+  boeAlertas,
+  boeDepartments,
+  boeMateriaLabels,
+  boeMaterias,
+  boeSections,
+  type DepartmentRule,
+} from "./tables/boe.ts";
 import { eurlexAuthors, eurlexDirectoryChapters, eurlexDirectoryHeadings, eurovocLabels } from "./tables/eurlex.ts";
 import { fold } from "./text.ts";
 
@@ -38,7 +45,9 @@ export function applyCodes(doc: SourceDocument, text: DocumentText, evidence: Ar
 
   const department = departmentRule(doc, text);
   if (department?.area) {
-    evidence.add(department.area, 0.9, reason("department", { name: doc.department?.label ?? "" }), "codes");
+    // A court's own administrative acts (section III: grants, agreements) are not court matters.
+    const score = department.court && text.section === "3" ? 0.5 : 0.9;
+    evidence.add(department.area, score, reason("department", { name: doc.department?.label ?? "" }), "codes");
   }
 
   // Materias vote: an area named by at least a quarter of the mapped materias (or the
@@ -59,16 +68,21 @@ export function applyCodes(doc: SourceDocument, text: DocumentText, evidence: Ar
     for (const [area, vote] of votes) {
       const share = vote.count / mapped;
       if (vote.count !== top && share < 0.25) continue;
-      const score = Math.min(0.95, 0.55 + 0.45 * share);
+      const score = Math.min(0.95, 0.5 + 0.45 * share);
       for (const example of vote.examples.slice(0, 3)) {
-        evidence.add(area, score / vote.examples.slice(0, 3).length, reason("materia", example), "codes");
+        evidence.add(
+          area,
+          score / vote.examples.slice(0, 3).length,
+          reason("materia", { code: example.code, label: example.label }),
+          "codes",
+        );
       }
     }
   }
 
   for (const alert of doc.alerts) {
     const area = boeAlertas[alert.code];
-    if (area) evidence.add(area, 0.35, reason("alerta", alert), "codes");
+    if (area) evidence.add(area, 0.25, reason("alerta", { code: alert.code, label: alert.label }), "codes");
   }
 
   if (doc.source === "eurlex") {
@@ -80,7 +94,7 @@ export function applyCodes(doc: SourceDocument, text: DocumentText, evidence: Ar
   for (const concept of doc.eurovoc) {
     const folded = fold(concept.label);
     const entry = eurovocLabels.find((e) => folded.includes(e.fragment));
-    if (entry) evidence.add(entry.area, 0.5, reason("eurovoc", concept), "codes");
+    if (entry) evidence.add(entry.area, 0.5, reason("eurovoc", { code: concept.code, label: concept.label }), "codes");
   }
 
   for (const directory of doc.directoryCodes) {

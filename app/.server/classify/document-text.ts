@@ -34,7 +34,10 @@ export function documentText(doc: SourceDocument): DocumentText {
     language: doc.language,
     title: doc.title,
     foldedTitle,
-    foldedRankTitle: foldedTitle.replace(/^(pleno|sala (primera|segunda)|seccion (primera|segunda|tercera|cuarta))\.\s*/, ""),
+    foldedRankTitle: foldedTitle.replace(
+      /^(pleno|sala (primera|segunda)|seccion (primera|segunda|tercera|cuarta))\.\s*/,
+      "",
+    ),
     opening: opening.slice(0, OPENING_CHARS),
     department,
     foldedDepartment: fold(department),

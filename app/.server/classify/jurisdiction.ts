@@ -57,16 +57,23 @@ export function jurisdictionOf(doc: SourceDocument, text: DocumentText): Jurisdi
   if (department?.court) {
     return {
       id: "ES",
-      reason: { es: `Órgano judicial o constitucional: ${text.department}`, en: `Court or constitutional body: ${text.department}` },
+      reason: {
+        es: `Órgano judicial o constitucional: ${text.department}`,
+        en: `Court or constitutional body: ${text.department}`,
+      },
     };
   }
   const dept = text.foldedDepartment;
   const isCommunity =
-    /^(comunidad|comunitat|ciudad autonoma|ciudad de (ceuta|melilla))/.test(dept) || doc.origin?.label?.toLowerCase().startsWith("auton");
+    /^(comunidad|comunitat|ciudad autonoma|ciudad de (ceuta|melilla))/.test(dept) ||
+    doc.origin?.label?.toLowerCase().startsWith("auton");
   if (isCommunity) {
     const id = communityOf(dept);
     if (id) {
-      return { id, reason: { es: `Departamento autonómico: ${text.department}`, en: `Regional department: ${text.department}` } };
+      return {
+        id,
+        reason: { es: `Departamento autonómico: ${text.department}`, en: `Regional department: ${text.department}` },
+      };
     }
   }
   if (dept.startsWith("administracion local")) {

@@ -12,17 +12,24 @@ export const TEXT_SCORE = 0.45;
 
 interface CompiledPhrase {
   phrase: string;
+  /** The phrase's language; undefined for an organisation's keyword (matched in any). */
+  language?: "es" | "en";
   stems: Record<"es" | "en", string>;
 }
 
 interface CompiledRule {
   area: AreaId;
   titleOnly: boolean;
+  unless: CompiledPhrase[];
   phrases: CompiledPhrase[];
 }
 
-function compilePhrase(phrase: string): CompiledPhrase {
-  return { phrase, stems: { es: stemmedPhrase(phrase, "es"), en: stemmedPhrase(phrase, "en") } };
+function compilePhrase(phrase: string, language?: "es" | "en"): CompiledPhrase {
+  return {
+    phrase,
+    ...(language ? { language } : {}),
+    stems: { es: stemmedPhrase(phrase, "es"), en: stemmedPhrase(phrase, "en") },
+  };
 }
 
 let compiled: CompiledRule[] | undefined;
@@ -31,7 +38,11 @@ function rules(): CompiledRule[] {
   compiled ??= keywordRules.map((rule) => ({
     area: rule.area,
     titleOnly: rule.titleOnly ?? false,
-    phrases: [...(rule.phrases.es ?? []), ...(rule.phrases.en ?? [])].map(compilePhrase),
+    unless: (rule.unless ?? []).map((phrase) => compilePhrase(phrase, "es")),
+    phrases: [
+      ...(rule.phrases.es ?? []).map((phrase) => compilePhrase(phrase, "es")),
+      ...(rule.phrases.en ?? []).map((phrase) => compilePhrase(phrase, "en")),
+    ],
   }));
   return compiled;
 }
@@ -42,20 +53,36 @@ export interface StemmedDocument {
   body: string;
 }
 
+/**
+ * The part of the title that says what it is about. An agreement's title names its
+ * parties first ("se publica el Convenio entre la Autoridad Portuaria … y …, para …"):
+ * the parties' names say nothing of the subject, so only what follows "para", "en
+ * materia de" or "sobre" counts.
+ */
+export function subjectOfTitle(title: string): string {
+  const agreement = title.match(/se publica(?:n)? (?:el|la|los|las) (?:convenio|adenda)/i);
+  if (!agreement || agreement.index === undefined) return title;
+  const rest = title.slice(agreement.index);
+  const subject = rest.match(/,? (?:para|en materia de|sobre) (.*)$/i);
+  return subject?.[1] ?? "";
+}
+
 export function stemDocument(text: DocumentText): StemmedDocument {
   return {
-    title: stemmedText(`${text.title} ${text.epigraph}`, text.language),
+    title: stemmedText(`${subjectOfTitle(text.title)} ${text.epigraph}`, text.language),
     body: stemmedText(text.opening, text.language),
   };
 }
 
 function find(phrase: CompiledPhrase, haystack: string, language: "es" | "en"): boolean {
+  if (phrase.language && phrase.language !== language) return false;
   const needle = phrase.stems[language];
   return needle.trim().length > 0 && haystack.includes(needle);
 }
 
 export function applyKeywords(text: DocumentText, stemmed: StemmedDocument, evidence: AreaEvidence): void {
   for (const rule of rules()) {
+    if (rule.unless.some((phrase) => find(phrase, stemmed.title, text.language))) continue;
     let titleHit: CompiledPhrase | undefined;
     let bodyHit: CompiledPhrase | undefined;
     for (const phrase of rule.phrases) {
@@ -63,8 +90,10 @@ export function applyKeywords(text: DocumentText, stemmed: StemmedDocument, evid
       if (!rule.titleOnly && !bodyHit && find(phrase, stemmed.body, text.language)) bodyHit = phrase;
       if (titleHit && (bodyHit || rule.titleOnly)) break;
     }
-    if (titleHit) evidence.add(rule.area, TITLE_SCORE, reason("keyword", { phrase: titleHit.phrase, where: "title" }), "keywords");
-    if (bodyHit) evidence.add(rule.area, TEXT_SCORE, reason("keyword", { phrase: bodyHit.phrase, where: "text" }), "keywords");
+    if (titleHit)
+      evidence.add(rule.area, TITLE_SCORE, reason("keyword", { phrase: titleHit.phrase, where: "title" }), "keywords");
+    if (bodyHit)
+      evidence.add(rule.area, TEXT_SCORE, reason("keyword", { phrase: bodyHit.phrase, where: "text" }), "keywords");
   }
 }
 
@@ -84,7 +113,11 @@ export interface TopicMatch {
   explanations: Reason[];
 }
 
-export function matchTopics(topics: readonly OrganisationTopic[], text: DocumentText, stemmed: StemmedDocument): TopicMatch[] {
+export function matchTopics(
+  topics: readonly OrganisationTopic[],
+  text: DocumentText,
+  stemmed: StemmedDocument,
+): TopicMatch[] {
   const matches: TopicMatch[] = [];
   for (const topic of topics) {
     const explanations: Reason[] = [];

@@ -43,7 +43,8 @@ export function kindOf(doc: SourceDocument, text: DocumentText): KindResult {
       return { id: byTitle, reason: { es: "Primeras palabras del título", en: "First words of the title" } };
     }
     const byType = eurlexResourceTypes[code];
-    if (byType) return { id: byType, reason: { es: `Tipo de recurso EUR-Lex ${code}`, en: `EUR-Lex resource type ${code}` } };
+    if (byType)
+      return { id: byType, reason: { es: `Tipo de recurso EUR-Lex ${code}`, en: `EUR-Lex resource type ${code}` } };
     if (byTitle) return { id: byTitle, reason: { es: "Primeras palabras del título", en: "First words of the title" } };
     const letter = doc.sourceId.match(/^\d{5}([A-Z])/)?.[1] ?? "";
     const byLetter = celexLetters[letter];
@@ -61,7 +62,13 @@ export function kindOf(doc: SourceDocument, text: DocumentText): KindResult {
   }
   const rank = doc.rank?.code ? boeRanks[doc.rank.code] : undefined;
   if (rank && rank !== "correction") {
-    return { id: rank, reason: { es: `Rango BOE ${doc.rank?.code} «${doc.rank?.label}»`, en: `BOE rank ${doc.rank?.code} «${doc.rank?.label}»` } };
+    return {
+      id: rank,
+      reason: {
+        es: `Rango BOE ${doc.rank?.code} «${doc.rank?.label}»`,
+        en: `BOE rank ${doc.rank?.code} «${doc.rank?.label}»`,
+      },
+    };
   }
   return { id: "other", reason: { es: "Rango no reconocido en el título", en: "Rank not recognised from the title" } };
 }

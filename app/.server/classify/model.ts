@@ -45,7 +45,9 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 /** Compiled for prediction: feature name → index. */
 export class CompiledModel {
   private readonly index: Map<string, number>;
-  constructor(readonly model: LinearModel) {
+  readonly model: LinearModel;
+  constructor(model: LinearModel) {
+    this.model = model;
     this.index = new Map(model.features.map((feature, i) => [feature, i]));
   }
 

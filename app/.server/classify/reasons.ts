@@ -30,17 +30,37 @@ export function reason(code: ReasonCode, params: Record<string, string>): Reason
   const p = (key: string) => params[key] ?? "";
   switch (code) {
     case "section":
-      return { code, params, es: `Sección BOE ${p("code")} ${quote(p("name"))}`, en: `BOE section ${p("code")} ${quote(p("name"))}` };
+      return {
+        code,
+        params,
+        es: `Sección BOE ${p("code")} ${quote(p("name"))}`,
+        en: `BOE section ${p("code")} ${quote(p("name"))}`,
+      };
     case "department":
       return { code, params, es: `Departamento: ${p("name")}`, en: `Department: ${p("name")}` };
     case "materia":
-      return { code, params, es: `BOE materia ${p("code")} ${quote(p("label"))}`, en: `BOE subject ${p("code")} ${quote(p("label"))}` };
+      return {
+        code,
+        params,
+        es: `BOE materia ${p("code")} ${quote(p("label"))}`,
+        en: `BOE subject ${p("code")} ${quote(p("label"))}`,
+      };
     case "alerta":
-      return { code, params, es: `BOE alerta ${p("code")} ${quote(p("label"))}`, en: `BOE topic alert ${p("code")} ${quote(p("label"))}` };
+      return {
+        code,
+        params,
+        es: `BOE alerta ${p("code")} ${quote(p("label"))}`,
+        en: `BOE topic alert ${p("code")} ${quote(p("label"))}`,
+      };
     case "author":
       return { code, params, es: `Autor: ${p("name")}`, en: `Author: ${p("name")}` };
     case "eurovoc":
-      return { code, params, es: `EuroVoc ${p("code")} ${quote(p("label"))}`, en: `EuroVoc ${p("code")} ${quote(p("label"))}` };
+      return {
+        code,
+        params,
+        es: `EuroVoc ${p("code")} ${quote(p("label"))}`,
+        en: `EuroVoc ${p("code")} ${quote(p("label"))}`,
+      };
     case "directory":
       return { code, params, es: `Repertorio EUR-Lex ${p("code")}`, en: `EUR-Lex directory ${p("code")}` };
     case "keyword":

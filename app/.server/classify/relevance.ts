@@ -58,18 +58,32 @@ const r = (id: RelevanceId, es: string, en: string): RelevanceResult => ({ id, r
 
 export function relevanceOf(doc: SourceDocument, text: DocumentText, kind: KindId): RelevanceResult {
   if (doc.source === "eurlex") {
-    if (kind === "regulation" || kind === "directive") return r("high", "Reglamento o directiva de la UE", "EU regulation or directive");
-    if (kind === "correction" || kind === "notice") return r("low", "Corrección o comunicación de la UE", "EU correction or notice");
-    return r("medium", "Acto delegado, de ejecución, decisión o recomendación de la UE", "EU delegated or implementing act, decision or recommendation");
+    if (kind === "regulation" || kind === "directive")
+      return r("high", "Reglamento o directiva de la UE", "EU regulation or directive");
+    if (kind === "correction" || kind === "notice")
+      return r("low", "Corrección o comunicación de la UE", "EU correction or notice");
+    return r(
+      "medium",
+      "Acto delegado, de ejecución, decisión o recomendación de la UE",
+      "EU delegated or implementing act, decision or recommendation",
+    );
   }
   const section = text.section;
   const title = text.foldedTitle;
   if (/^(2|4|5)/.test(section)) {
-    return r("low", `Sección BOE ${section}: nombramientos, justicia o anuncios`, `BOE section ${section}: appointments, justice or announcements`);
+    return r(
+      "low",
+      `Sección BOE ${section}: nombramientos, justicia o anuncios`,
+      `BOE section ${section}: appointments, justice or announcements`,
+    );
   }
   if (section === "T") {
     if (/inconstitucionalidad/.test(title)) {
-      return r("medium", "Tribunal Constitucional: control de constitucionalidad de una norma", "Constitutional Court: review of a norm");
+      return r(
+        "medium",
+        "Tribunal Constitucional: control de constitucionalidad de una norma",
+        "Constitutional Court: review of a norm",
+      );
     }
     return r("low", "Tribunal Constitucional: recurso de amparo", "Constitutional Court: individual appeal (amparo)");
   }
@@ -86,10 +100,18 @@ export function relevanceOf(doc: SourceDocument, text: DocumentText, kind: KindI
   if (section === "3") {
     const dept = text.foldedDepartment;
     if (supervisors.some((re) => re.test(dept)) && !/convenio/.test(title)) {
-      return r("medium", `Sección III: acto de un supervisor (${text.department})`, `Section III: act of a supervisor (${text.department})`);
+      return r(
+        "medium",
+        `Sección III: acto de un supervisor (${text.department})`,
+        `Section III: act of a supervisor (${text.department})`,
+      );
     }
     if (bindsSector.some((re) => re.test(title))) {
-      return r("medium", "Sección III: obliga a terceros o a un sector", "Section III: binds third parties or a sector");
+      return r(
+        "medium",
+        "Sección III: obliga a terceros o a un sector",
+        "Section III: binds third parties or a sector",
+      );
     }
     return r("low", "Sección III: acto sin efectos para un sector", "Section III: act without effect on a sector");
   }

@@ -11,10 +11,7 @@ const stemmers = {
 
 /** Lower case without diacritics: "Resolución" → "resolucion". */
 export function fold(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase();
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
 /** Words of the folded text (letters and digits). */

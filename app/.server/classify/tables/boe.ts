@@ -138,7 +138,7 @@ export const provinces: Record<string, JurisdictionId> = {
   alicante: "ES-VC",
   alacant: "ES-VC",
   castellon: "ES-VC",
-  "castello": "ES-VC",
+  castello: "ES-VC",
   valencia: "ES-VC",
   ceuta: "ES-CE",
   melilla: "ES-ML",
@@ -151,7 +151,18 @@ export const provinces: Record<string, JurisdictionId> = {
 export const universities: { names: string[]; jurisdiction: JurisdictionId }[] = [
   { names: ["nacional de educacion a distancia", "internacional menendez pelayo"], jurisdiction: "ES" },
   {
-    names: ["almeria", "cadiz", "cordoba", "granada", "huelva", "jaen", "malaga", "sevilla", "pablo de olavide", "internacional de andalucia"],
+    names: [
+      "almeria",
+      "cadiz",
+      "cordoba",
+      "granada",
+      "huelva",
+      "jaen",
+      "malaga",
+      "sevilla",
+      "pablo de olavide",
+      "internacional de andalucia",
+    ],
     jurisdiction: "ES-AN",
   },
   { names: ["zaragoza"], jurisdiction: "ES-AR" },
@@ -162,7 +173,16 @@ export const universities: { names: string[]; jurisdiction: JurisdictionId }[] =
   { names: ["burgos", "leon", "salamanca", "valladolid"], jurisdiction: "ES-CL" },
   { names: ["castilla-la mancha"], jurisdiction: "ES-CM" },
   {
-    names: ["barcelona", "autonoma de barcelona", "politecnica de catalunya", "pompeu fabra", "girona", "lleida", "rovira i virgili", "oberta de catalunya"],
+    names: [
+      "barcelona",
+      "autonoma de barcelona",
+      "politecnica de catalunya",
+      "pompeu fabra",
+      "girona",
+      "lleida",
+      "rovira i virgili",
+      "oberta de catalunya",
+    ],
     jurisdiction: "ES-CT",
   },
   { names: ["extremadura"], jurisdiction: "ES-EX" },
@@ -176,7 +196,14 @@ export const universities: { names: string[]; jurisdiction: JurisdictionId }[] =
   { names: ["pais vasco", "euskal herriko"], jurisdiction: "ES-PV" },
   { names: ["la rioja"], jurisdiction: "ES-RI" },
   {
-    names: ["valencia", "politecnica de valencia", "politecnica de valencia", "alicante", "jaume i", "miguel hernandez"],
+    names: [
+      "valencia",
+      "politecnica de valencia",
+      "politecnica de valencia",
+      "alicante",
+      "jaume i",
+      "miguel hernandez",
+    ],
     jurisdiction: "ES-VC",
   },
 ];

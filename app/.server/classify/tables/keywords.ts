@@ -9,6 +9,8 @@ export interface KeywordRule {
   area: AreaId;
   phrases: { es?: string[]; en?: string[] };
   titleOnly?: boolean;
+  /** The rule does not apply when the title has one of these (a more specific area's phrase). */
+  unless?: string[];
 }
 
 export const keywordRules: KeywordRule[] = [
@@ -23,6 +25,7 @@ export const keywordRules: KeywordRule[] = [
         "Fondo de Garantía de Depósitos",
         "establecimientos financieros de crédito",
         "cambios del euro",
+        "tipos de interés",
         "solvencia de entidades",
       ],
       en: ["credit institutions", "prudential requirements", "deposit guarantee", "mortgage credit"],
@@ -48,21 +51,37 @@ export const keywordRules: KeywordRule[] = [
   {
     area: "insurance",
     phrases: {
-      es: ["entidades aseguradoras", "planes de pensiones", "fondos de pensiones", "Dirección General de Seguros", "contrato de seguro"],
+      es: [
+        "entidades aseguradoras",
+        "planes de pensiones",
+        "fondos de pensiones",
+        "Dirección General de Seguros",
+        "contrato de seguro",
+      ],
       en: ["insurance undertakings", "pension funds", "occupational pensions", "Solvency II"],
     },
   },
   {
     area: "payments",
     phrases: {
-      es: ["servicios de pago", "entidades de pago", "dinero electrónico", "criptoactivos", "transferencias inmediatas"],
+      es: [
+        "servicios de pago",
+        "entidades de pago",
+        "dinero electrónico",
+        "criptoactivos",
+        "transferencias inmediatas",
+      ],
       en: ["payment services", "electronic money", "crypto-assets", "instant payments", "payment accounts"],
     },
   },
   {
     area: "aml",
     phrases: {
-      es: ["blanqueo de capitales", "financiación del terrorismo", "Servicio Ejecutivo de la Comisión de Prevención del Blanqueo"],
+      es: [
+        "blanqueo de capitales",
+        "financiación del terrorismo",
+        "Servicio Ejecutivo de la Comisión de Prevención del Blanqueo",
+      ],
       en: ["money laundering", "terrorist financing"],
     },
   },
@@ -70,9 +89,15 @@ export const keywordRules: KeywordRule[] = [
     area: "tax",
     phrases: {
       es: [
-        "impuesto",
+        "impuesto sobre la renta",
+        "impuesto sobre sociedades",
+        "impuesto sobre el valor añadido",
+        "impuesto sobre el patrimonio",
+        "impuestos especiales",
+        "modifica el impuesto",
+        "medidas tributarias",
         "tributos",
-        "tributaria",
+        "Agencia Tributaria",
         "Agencia Estatal de Administración Tributaria",
         "número de identificación fiscal",
         "fraude fiscal",
@@ -102,7 +127,13 @@ export const keywordRules: KeywordRule[] = [
   {
     area: "corporate",
     phrases: {
-      es: ["sociedades de capital", "Registro Mercantil", "concurso de acreedores", "auditoría de cuentas", "ley concursal"],
+      es: [
+        "sociedades de capital",
+        "Registro Mercantil",
+        "concurso de acreedores",
+        "auditoría de cuentas",
+        "ley concursal",
+      ],
       en: ["company law", "insolvency proceedings", "statutory audit", "business register"],
     },
   },
@@ -117,7 +148,14 @@ export const keywordRules: KeywordRule[] = [
   {
     area: "digital",
     phrases: {
-      es: ["firma electrónica", "ciberseguridad", "servicios digitales", "telecomunicaciones", "derechos digitales", "inteligencia artificial"],
+      es: [
+        "firma electrónica",
+        "ciberseguridad",
+        "servicios digitales",
+        "telecomunicaciones",
+        "derechos digitales",
+        "inteligencia artificial",
+      ],
       en: [
         "electronic identification",
         "trust services",
@@ -135,14 +173,26 @@ export const keywordRules: KeywordRule[] = [
   {
     area: "pharma",
     phrases: {
-      es: ["medicamentos", "productos sanitarios", "Agencia Española de Medicamentos", "farmacovigilancia", "oficinas de farmacia"],
+      es: [
+        "medicamentos",
+        "productos sanitarios",
+        "Agencia Española de Medicamentos",
+        "farmacovigilancia",
+        "oficinas de farmacia",
+      ],
       en: ["medicinal products", "medical devices", "pharmacovigilance"],
     },
   },
   {
     area: "health",
     phrases: {
-      es: ["Salud Pública", "asistencia sanitaria", "tabaquismo", "Colegios Oficiales de Odontólogos", "seguridad alimentaria"],
+      es: [
+        "Salud Pública",
+        "asistencia sanitaria",
+        "tabaquismo",
+        "Colegios Oficiales de Odontólogos",
+        "seguridad alimentaria",
+      ],
       en: ["public health", "COVID-19", "vaccination", "health care"],
     },
     titleOnly: true,
@@ -152,7 +202,6 @@ export const keywordRules: KeywordRule[] = [
     phrases: {
       es: [
         "consumidores",
-        "Comisión Nacional de los Mercados y la Competencia",
         "defensa de la competencia",
         "unidad de mercado",
         "comercio, servicios y ferias",
@@ -214,18 +263,23 @@ export const keywordRules: KeywordRule[] = [
         "Comunidad de Regantes",
         "residuos",
         "contaminación",
-        "conservación",
         "saneamiento",
         "medioambiental",
       ],
       en: ["environment", "emissions", "waste", "climate"],
     },
     titleOnly: true,
+    unless: ["residuos radiactivos"],
   },
   {
     area: "sustainability",
     phrases: {
-      es: ["información no financiera", "información sobre sostenibilidad", "diligencia debida", "finanzas sostenibles"],
+      es: [
+        "información no financiera",
+        "información sobre sostenibilidad",
+        "diligencia debida",
+        "finanzas sostenibles",
+      ],
       en: ["sustainability reporting", "non-financial information", "due diligence", "sustainable finance"],
     },
   },
@@ -262,6 +316,7 @@ export const keywordRules: KeywordRule[] = [
       es: [
         "subvención",
         "subvenciones",
+        "extracto",
         "ayudas",
         "becas",
         "bases reguladoras",

@@ -87,13 +87,14 @@ const xmlText = (xml: string, tag: string) =>
   xml.match(new RegExp(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`))?.[1]?.trim() ?? "";
 
 /**
- * Workaround: parseBoeDocument (boe-document@1) leaves out the section and department of
- * a document parsed without its summary item (those elements come back as lists); read
- * them from the metadata here until the parser is fixed.
+ * Workaround: parseBoeDocument (boe-document@1), given a document without its summary
+ * item, leaves out the department and the section number (`<seccion>` and `<departamento>`
+ * come back as lists, so a "5"+"A" section reads "A"); read them from the metadata here
+ * until the parser is fixed.
  */
 export function withBoeMetadata(doc: SourceDocument, xml: string): SourceDocument {
   const out = { ...doc };
-  if (!out.section) {
+  if (!out.section || !/^[1-5T]/.test(out.section)) {
     const section = (xmlText(xml, "seccion") + xmlText(xml, "subseccion")).toUpperCase();
     if (section) out.section = section;
   }

@@ -32,6 +32,17 @@ const schema = z.object({
   OUTBOX_RETRY_MAX_MS: positiveInt.default(60_000),
   OUTBOX_MAX_ATTEMPTS: positiveInt.default(25),
   OUTBOX_LEASE_MS: positiveInt.default(120_000),
+  // --- Sources and ingestion (issue 11) ---
+  BOE_API_URL: httpUrl.default("https://www.boe.es"),
+  EURLEX_URL: httpUrl.default("https://eur-lex.europa.eu"),
+  CELLAR_SPARQL_URL: httpUrl.default("https://publications.europa.eu/webapi/rdf/sparql"),
+  CELLAR_URL: httpUrl.default("https://publications.europa.eu"),
+  INGEST_SOURCES: z
+    .string()
+    .regex(/^(none|(boe|eurlex)(,(boe|eurlex))*)$/, 'must be "none" or a comma-separated list of boe, eurlex')
+    .default("boe,eurlex"),
+  INGEST_SINCE: z.iso.date({ error: "must be a date YYYY-MM-DD" }).optional(),
+  INGEST_INTERVAL_SECONDS: positiveInt.default(300),
 });
 
 export type Config = Readonly<{
@@ -53,6 +64,16 @@ export type Config = Readonly<{
   formSecret: string;
   /** Contact mail delivery: retry backoff (base doubles up to max) and attempts before a mail is dead. */
   outbox: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; leaseMs: number }>;
+  /** Sources and ingestion (issue 11): base URLs, which sources run, backfill start, polling interval. */
+  sources: Readonly<{
+    boeApiUrl: string;
+    eurlexUrl: string;
+    cellarSparqlUrl: string;
+    cellarUrl: string;
+    ingest: readonly ("boe" | "eurlex")[];
+    since: string | undefined;
+    intervalSeconds: number;
+  }>;
 }>;
 
 export class ConfigError extends Error {
@@ -92,6 +113,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: Math.max(v.OUTBOX_RETRY_BASE_MS, v.OUTBOX_RETRY_MAX_MS),
       maxAttempts: v.OUTBOX_MAX_ATTEMPTS,
       leaseMs: v.OUTBOX_LEASE_MS,
+    }),
+    sources: Object.freeze({
+      boeApiUrl: v.BOE_API_URL,
+      eurlexUrl: v.EURLEX_URL,
+      cellarSparqlUrl: v.CELLAR_SPARQL_URL,
+      cellarUrl: v.CELLAR_URL,
+      ingest: Object.freeze(
+        v.INGEST_SOURCES === "none" ? [] : [...new Set(v.INGEST_SOURCES.split(",") as ("boe" | "eurlex")[])],
+      ),
+      since: v.INGEST_SINCE,
+      intervalSeconds: v.INGEST_INTERVAL_SECONDS,
     }),
   });
 }

@@ -3,6 +3,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -19,6 +21,8 @@ export interface Database {
   pool: pg.Pool | undefined;
   /** Rows of a raw query, whatever the driver. */
   rows<T>(query: SQL): Promise<T[]>;
+  /** A parameterised raw query ($1, $2...), whatever the driver (pg-boss's executeSql uses it). */
+  query<T>(text: string, values?: unknown[]): Promise<{ rows: T[] }>;
   /** A cheap `select 1` with a timeout. */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -48,6 +52,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       db,
       pool,
       rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+      query: async <T>(text: string, values?: unknown[]) => {
+        const result = await pool.query(text, values as unknown[]);
+        return { rows: result.rows as T[] };
+      },
       ping: (timeoutMs = 1000) =>
         withTimeout(
           pool.query("select 1").then(() => true),
@@ -67,6 +75,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   setFlagsFromString("--liftoff-only");
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    // Full-text search of documents needs unaccent and pg_trgm, as on PostgreSQL.
+    extensions: { unaccent, pg_trgm },
     // One embedded client and a few small tables: PostgreSQL's server-sized defaults
     // (128 MB of shared buffers) only cost resident memory here.
     postgresqlconf: ["shared_buffers=16MB", "wal_buffers=512kB", "work_mem=1MB", "maintenance_work_mem=8MB"],
@@ -77,6 +87,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     db,
     pool: undefined,
     rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+    query: async <T>(text: string, values?: unknown[]) => {
+      // PGlite's query() runs one statement with parameters; exec() runs several without.
+      if (values && values.length > 0) return { rows: (await client.query<T>(text, values)).rows };
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as T[] };
+    },
     ping: (timeoutMs = 1000) =>
       withTimeout(
         client.query("select 1").then(() => true),

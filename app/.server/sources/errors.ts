@@ -6,6 +6,8 @@
 export class SourceParseError extends Error {
   readonly parser: string;
   readonly reason: string;
+  /** The payload's URL, set by the client that fetched it. */
+  url: string | undefined;
   constructor(parser: string, reason: string, options?: { cause?: unknown }) {
     super(`${parser}: ${reason}`, options);
     this.name = "SourceParseError";
@@ -23,4 +25,20 @@ export function guardParse<T>(parser: string, body: () => T): T {
     const message = error instanceof Error ? error.message : String(error);
     throw new SourceParseError(parser, `unreadable payload (${message.slice(0, 200)})`, { cause: error });
   }
+}
+
+/** Runs a parse of a fetched payload, tagging a SourceParseError with the payload's URL. */
+export function parseAt<T>(url: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof SourceParseError) error.url = url;
+    throw error;
+  }
+}
+
+/** The URL a fetch or parse error names, if any. */
+export function errorUrl(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "url" in error && typeof error.url === "string") return error.url;
+  return undefined;
 }

@@ -1,0 +1,155 @@
+/**
+ * Documents from the sources (issue 11): the parsed record and its classification, every
+ * changed payload as a version, relations between norms, provenance per payload, per-source
+ * status, and admins' RSS/Atom feeds. Full-text columns (search_es, search_en) are filled by
+ * a trigger and indexed in the custom migration (drizzle/*_documents_search.sql): Spanish and
+ * English configurations with unaccent, GIN indexes, and a pg_trgm index on titles.
+ */
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "../../documents/types.ts";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export const documents = pgTable(
+  "documents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    source: text("source").notNull(),
+    sourceId: text("source_id").notNull(),
+    title: text("title").notNull(),
+    language: text("language").notNull(),
+    titles: jsonb("titles").$type<{ es?: string; en?: string }>().notNull().default({}),
+    publishedOn: text("published_on").notNull(),
+    kind: text("kind"),
+    rank: text("rank"),
+    rankCode: text("rank_code"),
+    department: text("department"),
+    departmentCode: text("department_code"),
+    jurisdiction: text("jurisdiction"),
+    areas: jsonb("areas").$type<AreaLabel[]>(),
+    relevance: text("relevance"),
+    classification: jsonb("classification"),
+    classifierVersion: text("classifier_version"),
+    officialUrl: text("official_url").notNull(),
+    effectiveDates: jsonb("effective_dates").$type<string[]>().notNull().default([]),
+    sample: boolean("sample").notNull().default(false),
+    section: text("section"),
+    epigraph: text("epigraph"),
+    subjects: jsonb("subjects").$type<CodedLabel[]>().notNull().default([]),
+    alerts: jsonb("alerts").$type<CodedLabel[]>().notNull().default([]),
+    eurovoc: jsonb("eurovoc").$type<CodedLabel[]>().notNull().default([]),
+    paragraphs: jsonb("paragraphs").$type<Paragraph[]>().notNull().default([]),
+    /** The whole parsed record (links, notes, relations, provenance...). */
+    record: jsonb("record").$type<SourceDocument>().notNull(),
+    /** Plain text for indexing (title excluded; bounded). */
+    bodyText: text("body_text").notNull().default(""),
+    contentHash: text("content_hash").notNull(),
+    version: integer("version").notNull().default(1),
+    searchEs: tsvector("search_es"),
+    searchEn: tsvector("search_en"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("documents_source_id_uq").on(t.source, t.sourceId),
+    index("documents_published_idx").on(t.publishedOn, t.id),
+    index("documents_jurisdiction_idx").on(t.jurisdiction),
+    index("documents_kind_idx").on(t.kind),
+  ],
+);
+
+export const documentVersions = pgTable(
+  "document_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    contentHash: text("content_hash").notNull(),
+    record: jsonb("record").$type<SourceDocument>().notNull(),
+    fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("document_versions_doc_version_uq").on(t.documentId, t.version)],
+);
+
+export const documentRelations = pgTable(
+  "document_relations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    code: text("code"),
+    direction: text("direction").notNull(),
+    targetSource: text("target_source").notNull(),
+    targetSourceId: text("target_source_id").notNull(),
+    /** Linked when the target is stored (now or when it arrives later). */
+    targetDocumentId: uuid("target_document_id").references(() => documents.id, { onDelete: "set null" }),
+    label: text("label").notNull().default(""),
+  },
+  (t) => [
+    uniqueIndex("document_relations_uq").on(t.documentId, t.type, t.targetSourceId, t.direction),
+    index("document_relations_target_idx").on(t.targetSource, t.targetSourceId),
+  ],
+);
+
+export const documentProvenance = pgTable(
+  "document_provenance",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    url: text("url").notNull(),
+    fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull(),
+    sha256: text("sha256").notNull(),
+    parser: text("parser").notNull(),
+  },
+  (t) => [index("document_provenance_doc_idx").on(t.documentId)],
+);
+
+/** Per source ("boe", "eurlex", "feed:<id>"): last success, last error with its URL, documents today. */
+export const sourceStatus = pgTable("source_status", {
+  source: text("source").primaryKey(),
+  lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
+  lastError: text("last_error"),
+  lastErrorUrl: text("last_error_url"),
+  lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+  documentsDay: text("documents_day"),
+  documentsToday: integer("documents_today").notNull().default(0),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Fetches done once per day/document across instances (ingest claims). */
+export const sourceFetches = pgTable("source_fetches", {
+  key: text("key").primaryKey(),
+  claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull().defaultNow(),
+  doneAt: timestamp("done_at", { withTimezone: true }),
+});
+
+/** RSS/Atom feeds an organisation's admin adds on the Sources page. */
+export const sourceFeeds = pgTable(
+  "source_feeds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: text("organization_id").notNull(),
+    url: text("url").notNull(),
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("source_feeds_org_url_uq").on(t.organizationId, t.url)],
+);

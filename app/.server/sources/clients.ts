@@ -1,0 +1,168 @@
+/**
+ * Source clients: fetch + parse, one HTTP client (rate gate) per source, provenance per
+ * payload. Base URLs come from config.sources.
+ */
+import type { Provenance, SourceDocument } from "../documents/types.ts";
+import { BOE_DOCUMENT_PARSER, parseBoeDocument } from "./boe/document.ts";
+import { BOE_SUMMARY_PARSER, type BoeSummary, type BoeSummaryItem, parseBoeSummary } from "./boe/summary.ts";
+import { parseAt } from "./errors.ts";
+import {
+  CELLAR_METADATA_PARSER,
+  CELLAR_TEXT_PARSER,
+  type EurlexMetadata,
+  parseCellarMetadata,
+  parseCellarText,
+} from "./eurlex/cellar.ts";
+import { EURLEX_FEED_PARSER, type EurlexFeedEntry, parseEurlexFeed } from "./eurlex/feed.ts";
+import { FEED_PARSER, type FeedEntry, parseFeed } from "./feeds/feed.ts";
+import {
+  createSourceHttp,
+  type FetchedPayload,
+  productUserAgent,
+  SourceFetchError,
+  type SourceHttpOptions,
+} from "./http.ts";
+
+export interface SourceUrls {
+  boeApiUrl: string;
+  eurlexUrl: string;
+  cellarSparqlUrl: string;
+  cellarUrl: string;
+}
+
+export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgent">> {
+  urls: SourceUrls;
+  siteUrl: string;
+}
+
+export const provenanceOf = (payload: FetchedPayload, parser: string): Provenance => ({
+  url: payload.url,
+  fetchedAt: payload.fetchedAt,
+  sha256: payload.sha256,
+  parser,
+});
+
+export interface Parsed<T> {
+  value: T;
+  provenance: Provenance;
+}
+
+export function createSourceClients(options: ClientOptions) {
+  const userAgent = productUserAgent(options.siteUrl);
+  const httpOptions = { userAgent, ...options };
+  const boeHttp = createSourceHttp(httpOptions);
+  const eurlexHttp = createSourceHttp(httpOptions);
+  const feedHttp = createSourceHttp(httpOptions);
+  const { urls } = options;
+
+  const notFound = (payload: FetchedPayload) => {
+    if (payload.status === 404) throw new SourceFetchError(payload.url, "HTTP 404", 404);
+  };
+
+  return {
+    /** The BOE summary of a day (YYYY-MM-DD); null when there is no issue (404). */
+    async boeSummary(date: string): Promise<Parsed<BoeSummary> | null> {
+      const url = `${urls.boeApiUrl}/datosabiertos/api/boe/sumario/${date.replaceAll("-", "")}`;
+      const payload = await boeHttp.request(url, { headers: { accept: "application/json" } });
+      if (payload.status === 404) return null;
+      return {
+        value: parseAt(url, () => parseBoeSummary(payload.body, "json")),
+        provenance: provenanceOf(payload, BOE_SUMMARY_PARSER),
+      };
+    },
+    /** One BOE document; its XML URL is built from the configured base (the summary's absolute URL names the real host). */
+    async boeDocument(item: BoeSummaryItem): Promise<{ doc: SourceDocument; payload: FetchedPayload }> {
+      const url = `${urls.boeApiUrl}/diario_boe/xml.php?id=${encodeURIComponent(item.sourceId)}`;
+      const payload = await boeHttp.request(url, { headers: { accept: "application/xml" } });
+      notFound(payload);
+      const doc = parseAt(url, () => parseBoeDocument(payload.body, item));
+      doc.provenance.push(provenanceOf(payload, BOE_DOCUMENT_PARSER));
+      return { doc, payload };
+    },
+    async eurlexFeed(): Promise<Parsed<EurlexFeedEntry[]>> {
+      const url = `${urls.eurlexUrl}/ES/display-feed.rss?rssId=222`;
+      const payload = await eurlexHttp.request(url, { headers: { accept: "application/rss+xml, application/xml" } });
+      notFound(payload);
+      return {
+        value: parseAt(url, () => parseEurlexFeed(payload.body)),
+        provenance: provenanceOf(payload, EURLEX_FEED_PARSER),
+      };
+    },
+    /** Metadata of up to 100 CELEX numbers in one SPARQL query. */
+    async cellarMetadata(celexNumbers: string[]): Promise<Parsed<Map<string, EurlexMetadata>>> {
+      const values = celexNumbers
+        .filter((c) => /^[0-9CE][0-9A-Z()_-]+$/.test(c))
+        .map((c) => `"${c}"^^xsd:string`)
+        .join(" ");
+      const query = `PREFIX cdm: <http://publications.europa.eu/ontology/cdm#>
+PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype ?author WHERE {
+  VALUES ?celex { ${values} }
+  ?work cdm:resource_legal_id_celex ?celex .
+  OPTIONAL { ?work cdm:resource_legal_eli ?eli }
+  OPTIONAL { ?work cdm:work_date_document ?date }
+  OPTIONAL { ?work cdm:resource_legal_date_entry-into-force ?entryForce }
+  OPTIONAL { ?work cdm:resource_legal_date_end-of-validity ?endValidity }
+  OPTIONAL { ?work cdm:resource_legal_in-force ?force }
+  OPTIONAL { ?work cdm:work_has_resource-type ?rtype }
+  OPTIONAL { ?work cdm:work_created_by_agent ?author }
+  OPTIONAL { ?e cdm:expression_belongs_to_work ?work ; cdm:expression_title ?title ;
+             cdm:expression_uses_language ?lang .
+             FILTER(?lang IN (<http://publications.europa.eu/resource/authority/language/SPA>,
+                              <http://publications.europa.eu/resource/authority/language/ENG>)) }
+}`;
+      const payload = await eurlexHttp.request(urls.cellarSparqlUrl, {
+        method: "POST",
+        headers: { "content-type": "application/sparql-query", accept: "application/sparql-results+json" },
+        body: query,
+      });
+      notFound(payload);
+      return {
+        value: parseAt(urls.cellarSparqlUrl, () => parseCellarMetadata(payload.body)),
+        provenance: provenanceOf(payload, CELLAR_METADATA_PARSER),
+      };
+    },
+    /** The act's XHTML text, Spanish first, English as fallback; null when neither exists. */
+    async cellarText(celex: string) {
+      for (const [lang, language] of [
+        ["spa", "es"],
+        ["eng", "en"],
+      ] as const) {
+        const url = `${urls.cellarUrl}/resource/celex/${encodeURIComponent(celex)}`;
+        const payload = await eurlexHttp.request(url, {
+          headers: { accept: "application/xhtml+xml", "accept-language": lang },
+        });
+        if (payload.status === 404) continue;
+        // The replay (and Cellar for some acts) answers one language whatever is asked: read the lang attribute.
+        const declared = /<html[^>]*\blang="([a-z]{2})/i.exec(payload.body)?.[1]?.toLowerCase();
+        const textLanguage =
+          declared === "es" || declared === "en" ? declared : (guessLanguage(payload.body) ?? language);
+        return {
+          paragraphs: parseAt(url, () => parseCellarText(payload.body)),
+          language: textLanguage,
+          provenance: provenanceOf(payload, CELLAR_TEXT_PARSER),
+        };
+      }
+      return null;
+    },
+    async feed(url: string): Promise<Parsed<FeedEntry[]>> {
+      const payload = await feedHttp.request(url, {
+        headers: { accept: "application/rss+xml, application/atom+xml, application/xml" },
+      });
+      notFound(payload);
+      return { value: parseAt(url, () => parseFeed(payload.body)), provenance: provenanceOf(payload, FEED_PARSER) };
+    },
+  };
+}
+
+export type SourceClients = ReturnType<typeof createSourceClients>;
+
+/** "es" or "en" from common function words, when a payload does not declare its language. */
+export function guessLanguage(text: string): "es" | "en" | undefined {
+  const sample = text.slice(0, 60_000).toLowerCase();
+  const count = (re: RegExp) => sample.match(re)?.length ?? 0;
+  const es = count(/\s(de|la|los|las|del|que|por|para|el)\s/g);
+  const en = count(/\s(the|of|and|to|which|shall|for|by)\s/g);
+  if (es === 0 && en === 0) return undefined;
+  return es > en ? "es" : "en";
+}

@@ -1,0 +1,343 @@
+/**
+ * Ingestion: fetch, parse, classify (optional hook), store, notify (optional hook).
+ * - ingestBoeDay(deps, "YYYY-MM-DD"): the summary (404 = no issue) then every item's document.
+ * - ingestEurlex(deps): the OJ L feed, SPARQL metadata in batches of 100, XHTML text (es, else en).
+ * - ingestFeed(deps, feedId): an admin's RSS/Atom feed.
+ * Idempotent by source id; a changed payload makes a new version; one bad document never
+ * stops the run (recorded in source_status with its URL, logged). Documents are claimed in
+ * source_fetches while in flight so that instances running the same day split the work.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
+import { type Classify, storeDocument } from "../documents/store.ts";
+import type { SourceDocument } from "../documents/types.ts";
+import type { BoeSummaryItem } from "./boe/summary.ts";
+import { guessLanguage, type SourceClients } from "./clients.ts";
+import { errorUrl, SourceParseError } from "./errors.ts";
+import { toEurlexDocument } from "./eurlex/cellar.ts";
+import { SourceFetchError } from "./http.ts";
+
+export interface IngestLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface IngestDeps {
+  database: Database;
+  clients: SourceClients;
+  log: IngestLog;
+  classify?: Classify | undefined;
+  onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
+  sample?: boolean;
+  /** Documents fetched at once (the HTTP client's rate gate still applies). Default 2. */
+  concurrency?: number;
+  /** Skip documents another run finished within this many seconds (jobs); 0 = always refetch. */
+  freshSeconds?: number;
+}
+
+export interface IngestFailure {
+  sourceId: string;
+  url: string;
+  error: string;
+}
+
+export interface IngestResult {
+  source: string;
+  /** For BOE: the date; null issue = no issue that day. */
+  date?: string;
+  noIssue?: boolean;
+  listed: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  failed: IngestFailure[];
+  duplicates: string[];
+}
+
+const newResult = (source: string): IngestResult => ({
+  source,
+  listed: 0,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  skipped: 0,
+  failed: [],
+  duplicates: [],
+});
+
+const CLAIM_LEASE_SECONDS = 300;
+
+/** Claims a fetch key; false when another instance holds it or finished it within freshSeconds. */
+async function claim(database: Database, key: string, freshSeconds: number): Promise<boolean> {
+  const rows = await database.rows<{ key: string }>(sql`
+    insert into source_fetches (key, claimed_at, done_at) values (${key}, now(), null)
+    on conflict (key) do update set claimed_at = now(), done_at = null
+    where source_fetches.claimed_at < now() - make_interval(secs => ${CLAIM_LEASE_SECONDS})
+       or (source_fetches.done_at is not null and source_fetches.done_at < now() - make_interval(secs => ${freshSeconds}))
+    returning key`);
+  return rows.length > 0;
+}
+
+async function release(database: Database, key: string, done: boolean): Promise<void> {
+  if (done) await database.rows(sql`update source_fetches set done_at = now() where key = ${key}`);
+  else await database.rows(sql`delete from source_fetches where key = ${key}`);
+}
+
+function madridToday(): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+}
+
+/** Records a success (with the number of documents added) or an error with its URL. */
+export async function recordStatus(
+  database: Database,
+  source: string,
+  update: { ok: true; added: number } | { ok: false; error: string; url: string },
+): Promise<void> {
+  const today = madridToday();
+  await database.db
+    .insert(sourceStatus)
+    .values({
+      source,
+      ...(update.ok
+        ? { lastSuccessAt: new Date(), documentsDay: today, documentsToday: update.added }
+        : { lastError: update.error.slice(0, 1000), lastErrorUrl: update.url, lastErrorAt: new Date() }),
+    })
+    .onConflictDoUpdate({
+      target: sourceStatus.source,
+      set: update.ok
+        ? {
+            lastSuccessAt: new Date(),
+            documentsDay: today,
+            documentsToday: sql`case when ${sourceStatus.documentsDay} = ${today} then ${sourceStatus.documentsToday} + ${update.added} else ${update.added} end`,
+            updatedAt: new Date(),
+          }
+        : {
+            lastError: update.error.slice(0, 1000),
+            lastErrorUrl: update.url,
+            lastErrorAt: new Date(),
+            updatedAt: new Date(),
+          },
+    });
+}
+
+function describe(error: unknown): string {
+  if (error instanceof SourceParseError || error instanceof SourceFetchError) return error.message;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+async function store(deps: IngestDeps, doc: SourceDocument, result: IngestResult): Promise<void> {
+  const stored = await storeDocument(deps.database, doc, { classify: deps.classify, sample: deps.sample ?? false });
+  if (stored.isNew) result.created++;
+  else if (stored.changed) result.updated++;
+  else result.unchanged++;
+  if (stored.changed && deps.onDocument) {
+    try {
+      await deps.onDocument(stored.id, stored.isNew);
+    } catch (error) {
+      deps.log.error({ err: error, documentId: stored.id }, "onDocument hook failed");
+    }
+  }
+}
+
+/** Runs `work` over items with a small concurrency. */
+async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  });
+  await Promise.all(runners);
+}
+
+async function fail(
+  deps: IngestDeps,
+  source: string,
+  result: IngestResult,
+  sourceId: string,
+  url: string,
+  error: unknown,
+) {
+  const message = describe(error);
+  result.failed.push({ sourceId, url, error: message });
+  deps.log.warn({ source, sourceId, url, error: message }, "source document failed");
+  await recordStatus(deps.database, source, { ok: false, error: `${sourceId}: ${message}`, url });
+}
+
+/** Ingests one BOE day (YYYY-MM-DD). Throws only when the summary itself cannot be fetched or parsed (recorded first). */
+export async function ingestBoeDay(deps: IngestDeps, date: string): Promise<IngestResult> {
+  const result = newResult("boe");
+  result.date = date;
+  let summary: Awaited<ReturnType<SourceClients["boeSummary"]>>;
+  try {
+    summary = await deps.clients.boeSummary(date);
+  } catch (error) {
+    const url = errorUrl(error) ?? `summary ${date}`;
+    await recordStatus(deps.database, "boe", { ok: false, error: `summary ${date}: ${describe(error)}`, url });
+    deps.log.error({ source: "boe", date, url, error: describe(error) }, "BOE summary failed");
+    throw error;
+  }
+  if (!summary) {
+    result.noIssue = true;
+    await recordStatus(deps.database, "boe", { ok: true, added: 0 });
+    deps.log.info({ source: "boe", date }, "no BOE issue that day");
+    return result;
+  }
+  const { items, duplicates } = summary.value;
+  result.listed = items.length;
+  result.duplicates = duplicates;
+  if (duplicates.length > 0) {
+    deps.log.warn({ source: "boe", date, duplicates, url: summary.provenance.url }, "BOE summary lists items twice");
+    await recordStatus(deps.database, "boe", {
+      ok: false,
+      error: `summary ${date} lists ${duplicates.join(", ")} more than once (kept once)`,
+      url: summary.provenance.url,
+    });
+  }
+  await pool(items, deps.concurrency ?? 2, async (item: BoeSummaryItem) => {
+    const key = `boe:doc:${item.sourceId}`;
+    if (!(await claim(deps.database, key, deps.freshSeconds ?? 0))) {
+      result.skipped++;
+      return;
+    }
+    let done = false;
+    try {
+      const { doc } = await deps.clients.boeDocument(item);
+      doc.provenance.unshift(summary.provenance);
+      await store(deps, doc, result);
+      done = true;
+    } catch (error) {
+      const url = errorUrl(error) ?? item.urls.xml ?? item.sourceId;
+      await fail(deps, "boe", result, item.sourceId, url, error);
+    } finally {
+      await release(deps.database, key, done);
+    }
+  });
+  await recordStatus(deps.database, "boe", { ok: true, added: result.created });
+  deps.log.info({ source: "boe", date, ...summarize(result) }, "BOE day ingested");
+  return result;
+}
+
+/** Ingests the acts of the EUR-Lex OJ L feed. Throws only when the feed itself fails (recorded first). */
+export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
+  const result = newResult("eurlex");
+  let feed: Awaited<ReturnType<SourceClients["eurlexFeed"]>>;
+  try {
+    feed = await deps.clients.eurlexFeed();
+  } catch (error) {
+    const url = errorUrl(error) ?? "EUR-Lex feed";
+    await recordStatus(deps.database, "eurlex", { ok: false, error: `feed: ${describe(error)}`, url });
+    throw error;
+  }
+  result.listed = feed.value.length;
+  const entries = feed.value.filter((e) => e.celex !== null);
+  for (const e of feed.value.filter((x) => x.celex === null)) {
+    await fail(
+      deps,
+      "eurlex",
+      result,
+      e.ojReference ?? e.link,
+      e.link,
+      new Error("OJ reference without CELEX: not resolved"),
+    );
+  }
+  for (let i = 0; i < entries.length; i += 100) {
+    const batch = entries.slice(i, i + 100);
+    let metadata: Awaited<ReturnType<SourceClients["cellarMetadata"]>>;
+    try {
+      metadata = await deps.clients.cellarMetadata(batch.map((e) => e.celex as string));
+    } catch (error) {
+      for (const e of batch) await fail(deps, "eurlex", result, e.celex as string, errorUrl(error) ?? "SPARQL", error);
+      continue;
+    }
+    await pool(batch, deps.concurrency ?? 2, async (entry) => {
+      const celex = entry.celex as string;
+      const key = `eurlex:doc:${celex}`;
+      if (!(await claim(deps.database, key, deps.freshSeconds ?? 0))) {
+        result.skipped++;
+        return;
+      }
+      let done = false;
+      try {
+        const meta = metadata.value.get(celex);
+        if (!meta) throw new SourceParseError("cellar-sparql@1", `no metadata for ${celex}`);
+        const text = await deps.clients.cellarText(celex);
+        const provenance = [feed.provenance, metadata.provenance, ...(text ? [text.provenance] : [])];
+        const doc = toEurlexDocument(meta, text?.paragraphs ?? [], provenance, {
+          textLanguage: text?.language ?? "en",
+          ...(entry.publishedOn ? { publishedOn: entry.publishedOn } : {}),
+        });
+        if (!doc.titles.en && !doc.titles.es) doc.titles.en = entry.title;
+        await store(deps, doc, result);
+        done = true;
+      } catch (error) {
+        await fail(deps, "eurlex", result, celex, errorUrl(error) ?? entry.link, error);
+      } finally {
+        await release(deps.database, key, done);
+      }
+    });
+  }
+  await recordStatus(deps.database, "eurlex", { ok: true, added: result.created });
+  deps.log.info({ source: "eurlex", ...summarize(result) }, "EUR-Lex feed ingested");
+  return result;
+}
+
+/** Ingests an admin's RSS/Atom feed (source_feeds.id). */
+export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<IngestResult> {
+  const result = newResult(`feed:${feedId}`);
+  const [feed] = await deps.database.db.select().from(sourceFeeds).where(eq(sourceFeeds.id, feedId));
+  if (!feed) throw new Error(`feed ${feedId} not found`);
+  let parsed: Awaited<ReturnType<SourceClients["feed"]>>;
+  try {
+    parsed = await deps.clients.feed(feed.url);
+  } catch (error) {
+    await recordStatus(deps.database, result.source, { ok: false, error: describe(error), url: feed.url });
+    throw error;
+  }
+  result.listed = parsed.value.length;
+  for (const entry of parsed.value) {
+    try {
+      const language = guessLanguage(`${entry.title} ${entry.summary}`) ?? "es";
+      const doc: SourceDocument = {
+        source: "feed",
+        sourceId: entry.id.slice(0, 500),
+        language,
+        title: entry.title || entry.link,
+        titles: { [language]: entry.title || entry.link },
+        publishedOn: entry.publishedOn ?? madridToday(),
+        effectiveDates: [],
+        officialUrl: entry.link,
+        links: { html: entry.link },
+        subjects: [],
+        alerts: [],
+        eurovoc: [],
+        directoryCodes: [],
+        notes: [],
+        relations: [],
+        paragraphs: entry.summary ? [{ kind: "paragraph", text: entry.summary }] : [],
+        provenance: [parsed.provenance],
+        feedName: feed.name,
+      };
+      await store(deps, doc, result);
+    } catch (error) {
+      await fail(deps, result.source, result, entry.id, entry.link, error);
+    }
+  }
+  await recordStatus(deps.database, result.source, { ok: true, added: result.created });
+  return result;
+}
+
+function summarize(result: IngestResult) {
+  return {
+    listed: result.listed,
+    created: result.created,
+    updated: result.updated,
+    unchanged: result.unchanged,
+    skipped: result.skipped,
+    failed: result.failed.length,
+  };
+}

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { areaIds, areasMatchingQuery, isAreaId, jurisdictionIds, kindIds, taxonomyResponse } from "./taxonomy.ts";
+import {
+  areaIds,
+  areasMatchingQuery,
+  isAreaId,
+  jurisdictionIds,
+  kindIds,
+  relevances,
+  taxonomyResponse,
+} from "./taxonomy.ts";
 
 describe("taxonomy", () => {
   it("serves every area, jurisdiction and kind with names in both languages", () => {
@@ -7,12 +15,13 @@ describe("taxonomy", () => {
     expect(body.areas.map((a) => a.id)).toEqual([...areaIds]);
     expect(body.jurisdictions.map((j) => j.id)).toEqual([...jurisdictionIds]);
     expect(body.kinds.map((k) => k.id)).toEqual([...kindIds]);
+    expect(Object.keys(body)).toEqual(["areas", "jurisdictions", "kinds"]);
     expect(body.areas).toHaveLength(21);
     expect(body.areas.find((a) => a.id === "aml")?.name).toEqual({
       es: "Prevención del blanqueo",
       en: "Anti-money laundering",
     });
-    for (const entry of [...body.areas, ...body.jurisdictions, ...body.kinds, ...body.relevance]) {
+    for (const entry of [...body.areas, ...body.jurisdictions, ...body.kinds, ...relevances]) {
       expect(entry.name.es.length).toBeGreaterThan(0);
       expect(entry.name.en.length).toBeGreaterThan(0);
     }

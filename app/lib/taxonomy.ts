@@ -398,12 +398,11 @@ export interface TaxonomyEntry {
   name: LocalizedName;
 }
 
-/** The body of `GET /api/v1/taxonomy`. */
+/** The body of `GET /api/v1/taxonomy` (ARCHITECTURE.md: areas, jurisdictions, kinds; relevance levels are `relevances`). */
 export interface TaxonomyResponse {
   areas: TaxonomyEntry[];
   jurisdictions: TaxonomyEntry[];
   kinds: TaxonomyEntry[];
-  relevance: TaxonomyEntry[];
 }
 
 export function taxonomyResponse(): TaxonomyResponse {
@@ -412,7 +411,6 @@ export function taxonomyResponse(): TaxonomyResponse {
     areas: areas.map(entry),
     jurisdictions: jurisdictions.map(entry),
     kinds: kinds.map(entry),
-    relevance: relevances.map(entry),
   };
 }
 

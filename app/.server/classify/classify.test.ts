@@ -5,7 +5,7 @@ import type { SourceDocument } from "../documents/types.ts";
 import { parseBoeDocument } from "../sources/boe/document.ts";
 import { classifierVersion, classify } from "./classify.ts";
 import { documentText } from "./document-text.ts";
-import { fixturesRoot, withBoeMetadata } from "./labelled-set.ts";
+import { allRecordedDocuments, fixturesRoot, withBoeMetadata } from "./labelled-set.ts";
 import { modelFeatures, trainModel } from "./model.ts";
 
 function boe(partial: Partial<SourceDocument> & { title: string }): SourceDocument {
@@ -268,4 +268,19 @@ describe("classifierVersion", () => {
     expect(version).toMatch(/^cls-[0-9a-f]{16}$/);
     expect(classify(boe({ title: "Resolución." })).classifierVersion).toBe(version);
   });
+});
+
+describe("every recorded document", () => {
+  it("gets one to three areas, each with a reason, and a jurisdiction, kind and relevance with reasons", () => {
+    let count = 0;
+    for (const doc of allRecordedDocuments()) {
+      const result = classify(doc);
+      count++;
+      expect(result.areas.length, doc.sourceId).toBeGreaterThanOrEqual(1);
+      expect(result.areas.length, doc.sourceId).toBeLessThanOrEqual(3);
+      for (const label of result.areas) expect(label.reasons.length, `${doc.sourceId} ${label.id}`).toBeGreaterThan(0);
+      expect(result.jurisdictionReason && result.kindReason && result.relevanceReason, doc.sourceId).toBeTruthy();
+    }
+    expect(count).toBeGreaterThan(1200);
+  }, 60_000);
 });

@@ -46,7 +46,7 @@ export function applyCodes(doc: SourceDocument, text: DocumentText, evidence: Ar
   const department = departmentRule(doc, text);
   if (department?.area) {
     // A court's own administrative acts (section III: grants, agreements) are not court matters.
-    const score = department.court && text.section === "3" ? 0.5 : 0.9;
+    const score = department.weak ?? (department.court && text.section === "3" ? 0.5 : 0.9);
     evidence.add(department.area, score, reason("department", { name: doc.department?.label ?? "" }), "codes");
   }
 

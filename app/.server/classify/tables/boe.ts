@@ -35,6 +35,11 @@ export interface DepartmentRule {
   jurisdiction?: JurisdictionId;
   /** A court or judicial body (jurisdiction ES, area justice). */
   court?: boolean;
+  /**
+   * A ministry: its name is a hint, not a decision (most of its acts are the
+   * administration's own business); weighs `weak` instead of 0.9.
+   */
+  weak?: number;
 }
 
 /** Departments whose name alone tells the area. Ministries are left to the other layers. */
@@ -55,6 +60,15 @@ export const boeDepartments: DepartmentRule[] = [
   { names: ["direccion general de seguros y fondos de pensiones"], area: "insurance" },
   { names: ["agencia espanola de medicamentos"], area: "pharma" },
   { names: ["servicio ejecutivo de la comision de prevencion del blanqueo"], area: "aml" },
+  { codes: ["9534"], names: ["comision nacional de los mercados y la competencia"], area: "consumer", weak: 0.4 },
+  // Ministries (taxonomy.md's hints): weak evidence that the other layers confirm or outweigh.
+  { names: ["ministerio de sanidad"], area: "health", weak: 0.4 },
+  { names: ["ministerio de trabajo"], area: "employment", weak: 0.4 },
+  { names: ["ministerio de inclusion, seguridad social"], area: "employment", weak: 0.3 },
+  { names: ["ministerio de hacienda"], area: "tax", weak: 0.25 },
+  { names: ["ministerio para la transicion ecologica"], area: "environment", weak: 0.25 },
+  { names: ["ministerio de transportes"], area: "transport", weak: 0.25 },
+  { names: ["ministerio para la transformacion digital"], area: "digital", weak: 0.25 },
 ];
 
 /** Autonomous communities (and the two cities) by folded name fragments. */

@@ -73,19 +73,27 @@ export async function run(argv: string[]): Promise<number> {
   lines.push(`kind accuracy: ${pct(accuracy(kind))}`);
   lines.push(`relevance accuracy: ${pct(accuracy(relevance))}`);
 
-  // Time per document over every recorded document (parsing excluded).
+  // Time per document over every recorded document (parsing excluded). The machine may be
+  // shared: each document is timed in three passes and its fastest is kept (scheduling noise
+  // only ever adds time); the first pass alone is printed too.
   const docs = [...allRecordedDocuments()];
   for (const doc of docs.slice(0, 50)) classify(doc); // warm-up (stemmer caches, JIT)
-  const times: number[] = [];
-  for (const doc of docs) {
-    const t0 = performance.now();
-    classify(doc);
-    times.push(performance.now() - t0);
+  const best = docs.map(() => Number.POSITIVE_INFINITY);
+  const first: number[] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    docs.forEach((doc, i) => {
+      const t0 = performance.now();
+      classify(doc);
+      const ms = performance.now() - t0;
+      if (pass === 0) first.push(ms);
+      best[i] = Math.min(best[i] ?? ms, ms);
+    });
   }
-  const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
   lines.push(
-    `classification time over ${docs.length} recorded documents: mean ${mean.toFixed(3)} ms, p95 ${quantile(times, 0.95).toFixed(3)} ms, max ${Math.max(...times).toFixed(3)} ms`,
+    `classification time over ${docs.length} recorded documents (fastest of 3 passes): mean ${mean(best).toFixed(3)} ms, p95 ${quantile(best, 0.95).toFixed(3)} ms, max ${Math.max(...best).toFixed(3)} ms`,
   );
+  lines.push(`  first pass only: mean ${mean(first).toFixed(3)} ms, p95 ${quantile(first, 0.95).toFixed(3)} ms`);
   if (showErrors && errors.length) lines.push("", ...errors);
   process.stdout.write(`${lines.join("\n")}\n`);
   return 0;

@@ -52,6 +52,8 @@ export interface ClassifyOptions {
   topics?: readonly OrganisationTopic[];
   /** A model other than the bundled one (training and tests). */
   model?: LinearModel | null;
+  /** Keyword phrases to leave out (the evaluation's leakage check). */
+  withoutPhrases?: ReadonlySet<string>;
 }
 
 let compiledBundled: CompiledModel | undefined;
@@ -112,7 +114,7 @@ export function classify(doc: SourceDocument, options: ClassifyOptions = {}): Cl
       },
     ];
   } else {
-    applyKeywords(text, stemmed, evidence);
+    applyKeywords(text, stemmed, evidence, options.withoutPhrases);
     const model = options.model === undefined ? (bundledModel as LinearModel) : options.model;
     if (model && Object.keys(model.areas).length > 0) {
       for (const { area, probability } of compiled(model).predict(modelFeatures(doc, text))) {

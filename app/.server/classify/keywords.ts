@@ -67,6 +67,16 @@ export function subjectOfTitle(title: string): string {
   return subject?.[1] ?? "";
 }
 
+/** Whether a phrase of the keyword rules matches the document (title, and opening text unless title-only). */
+export function phraseMatches(
+  entry: { language: "es" | "en"; phrase: string; titleOnly: boolean },
+  text: DocumentText,
+  stemmed: StemmedDocument,
+): boolean {
+  const phrase = compilePhrase(entry.phrase, entry.language);
+  return find(phrase, stemmed.title, text.language) || (!entry.titleOnly && find(phrase, stemmed.body, text.language));
+}
+
 export function stemDocument(text: DocumentText): StemmedDocument {
   return {
     title: stemmedText(`${subjectOfTitle(text.title)} ${text.epigraph}`, text.language),
@@ -80,12 +90,30 @@ function find(phrase: CompiledPhrase, haystack: string, language: "es" | "en"): 
   return needle.trim().length > 0 && haystack.includes(needle);
 }
 
-export function applyKeywords(text: DocumentText, stemmed: StemmedDocument, evidence: AreaEvidence): void {
+/** The keyword rules' phrases, per area and language (for audits such as classify:eval --leakage). */
+export function keywordPhrases(): { area: AreaId; language: "es" | "en"; phrase: string; titleOnly: boolean }[] {
+  return rules().flatMap((rule) =>
+    rule.phrases.map((p) => ({
+      area: rule.area,
+      language: p.language ?? "es",
+      phrase: p.phrase,
+      titleOnly: rule.titleOnly,
+    })),
+  );
+}
+
+export function applyKeywords(
+  text: DocumentText,
+  stemmed: StemmedDocument,
+  evidence: AreaEvidence,
+  without?: ReadonlySet<string>,
+): void {
   for (const rule of rules()) {
     if (rule.unless.some((phrase) => find(phrase, stemmed.title, text.language))) continue;
     let titleHit: CompiledPhrase | undefined;
     let bodyHit: CompiledPhrase | undefined;
     for (const phrase of rule.phrases) {
+      if (without?.has(phrase.phrase)) continue;
       if (!titleHit && find(phrase, stemmed.title, text.language)) titleHit = phrase;
       if (!rule.titleOnly && !bodyHit && find(phrase, stemmed.body, text.language)) bodyHit = phrase;
       if (titleHit && (bodyHit || rule.titleOnly)) break;

@@ -22,6 +22,16 @@ export const summary =
 const pct = (n: number) => n.toFixed(3);
 
 export async function run(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    // Missing fixtures, a malformed labelled line, a payload the parsers refuse: one clear line.
+    process.stderr.write(`classify: cannot evaluate: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
   const splitArg = argv.includes("--split") ? argv[argv.indexOf("--split") + 1] : "heldout";
   if (splitArg !== "heldout" && splitArg !== "train" && splitArg !== "all") {
     process.stderr.write(

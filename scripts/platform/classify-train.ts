@@ -14,6 +14,16 @@ import { modelFeatures, trainModel } from "../../app/.server/classify/model.ts";
 export const summary = "rebuild the classification model from the training part of the labelled set";
 
 export async function run(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    // Missing fixtures, a malformed labelled line, a payload the parsers refuse: one clear line.
+    process.stderr.write(`classify: cannot train: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     process.stdout.write("usage: npm run platform -- classify:train\n");
     return 0;

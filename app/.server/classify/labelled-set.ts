@@ -47,7 +47,12 @@ export function readLabelledSet(file = labelledSetPath): LabelledEntry[] {
   lines.forEach((line, index) => {
     if (!line.trim()) return;
     const where = `${path.basename(file)}:${index + 1}`;
-    const raw = JSON.parse(line) as Record<string, unknown>;
+    let raw: Record<string, unknown>;
+    try {
+      raw = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new Error(`${where}: not valid JSON`);
+    }
     const areas = raw.areas;
     if (
       typeof raw.sourceId !== "string" ||

@@ -1,0 +1,316 @@
+/**
+ * Search and read documents (the API's Document shape, ARCHITECTURE.md).
+ *
+ * searchDocuments(database, params): full text in Spanish and English (websearch syntax:
+ * "phrases", -exclusions, OR; stemming; accents ignored through the es_unaccent/en_unaccent
+ * configurations), filters, sort by relevance or date, facet counts, highlighted snippets
+ * (safe HTML: the text is escaped, only <mark> is added), opaque cursor pagination.
+ * getDocument(database, id): one Document plus text, paragraphs and relations.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "./types.ts";
+
+export interface SearchParams {
+  q?: string | undefined;
+  source?: string | undefined;
+  area?: string | undefined;
+  jurisdiction?: string | undefined;
+  kind?: string | undefined;
+  relevance?: string | undefined;
+  /** YYYY-MM-DD, inclusive. */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Default: relevance with q, date without. */
+  sort?: "relevance" | "date" | undefined;
+  /** 1..100, default 20. */
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  /** Leave out facet counts (cheaper). */
+  facets?: boolean | undefined;
+}
+
+/** The API's Document. */
+export interface DocumentItem {
+  id: string;
+  source: "boe" | "eurlex" | "feed";
+  sourceId: string;
+  title: string;
+  language: "es" | "en";
+  titles: { es?: string; en?: string };
+  publishedOn: string;
+  kind: string | null;
+  rank: string | null;
+  department: string | null;
+  jurisdiction: string | null;
+  areas: AreaLabel[];
+  relevance: "high" | "medium" | "low" | null;
+  officialUrl: string;
+  effectiveDates: string[];
+  provenance: Provenance[];
+  sample: boolean;
+}
+
+export interface SearchHit extends DocumentItem {
+  /** Safe HTML: escaped text with <mark> around matches; null without q. */
+  snippet: string | null;
+}
+
+export type Facets = Record<"source" | "jurisdiction" | "kind" | "relevance" | "area", Record<string, number>>;
+
+export interface SearchResult {
+  items: SearchHit[];
+  nextCursor: string | null;
+  facets: Facets | null;
+}
+
+export interface DocumentRelationView {
+  type: string;
+  targetSourceId: string;
+  documentId: string | null;
+  label: string;
+}
+
+export interface DocumentDetail extends DocumentItem {
+  text: string;
+  paragraphs: Paragraph[];
+  relations: DocumentRelationView[];
+  links: SourceDocument["links"];
+  section: string | null;
+  epigraph: string | null;
+  subjects: CodedLabel[];
+  alerts: CodedLabel[];
+  eurovoc: CodedLabel[];
+  notes: string[];
+  feedName: string | null;
+  version: number;
+}
+
+export class SearchParamsError extends Error {
+  override name = "SearchParamsError";
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const OPEN = "\u27e6";
+const CLOSE = "\u27e7";
+
+/** Escapes text for HTML, then turns the headline markers into <mark>. */
+export function safeSnippet(headline: string): string {
+  const escaped = headline
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+  return escaped.replaceAll(OPEN, "<mark>").replaceAll(CLOSE, "</mark>");
+}
+
+function encodeCursor(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { o?: number; p?: string; id?: string } {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
+    const out: { o?: number; p?: string; id?: string } = {};
+    if (typeof value.o === "number" && Number.isInteger(value.o) && value.o >= 0) out.o = value.o;
+    if (typeof value.p === "string" && DATE.test(value.p)) out.p = value.p;
+    if (typeof value.id === "string" && /^[0-9a-f-]{36}$/.test(value.id)) out.id = value.id;
+    return out;
+  } catch {
+    throw new SearchParamsError("invalid cursor");
+  }
+}
+
+interface Row {
+  id: string;
+  source: DocumentItem["source"];
+  source_id: string;
+  title: string;
+  language: DocumentItem["language"];
+  titles: DocumentItem["titles"];
+  published_on: string;
+  kind: string | null;
+  rank: string | null;
+  department: string | null;
+  jurisdiction: string | null;
+  areas: AreaLabel[] | null;
+  relevance: DocumentItem["relevance"];
+  official_url: string;
+  effective_dates: string[];
+  provenance: Provenance[] | null;
+  sample: boolean;
+}
+
+const itemColumns = sql.raw(`d.id, d.source, d.source_id, d.title, d.language, d.titles, d.published_on, d.kind, d.rank,
+  d.department, d.jurisdiction, d.areas, d.relevance, d.official_url, d.effective_dates, d.sample`);
+
+function toItem(row: Row): DocumentItem {
+  return {
+    id: row.id,
+    source: row.source,
+    sourceId: row.source_id,
+    title: row.title,
+    language: row.language,
+    titles: row.titles ?? {},
+    publishedOn: row.published_on,
+    kind: row.kind,
+    rank: row.rank,
+    department: row.department,
+    jurisdiction: row.jurisdiction,
+    areas: row.areas ?? [],
+    relevance: row.relevance,
+    officialUrl: row.official_url,
+    effectiveDates: row.effective_dates ?? [],
+    provenance: row.provenance ?? [],
+    sample: row.sample,
+  };
+}
+
+export async function searchDocuments(database: Database, params: SearchParams): Promise<SearchResult> {
+  const limit = params.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new SearchParamsError("limit must be 1..100");
+  for (const [name, value] of [
+    ["from", params.from],
+    ["to", params.to],
+  ] as const) {
+    if (value !== undefined && !DATE.test(value)) throw new SearchParamsError(`${name} must be YYYY-MM-DD`);
+  }
+  const q = params.q?.trim().slice(0, 500) || undefined;
+  const sort = params.sort ?? (q ? "relevance" : "date");
+  const cursor = params.cursor ? decodeCursor(params.cursor) : {};
+
+  const filters: SQL[] = [];
+  if (q) {
+    filters.push(
+      sql`(d.search_es @@ websearch_to_tsquery('es_unaccent', ${q}) or d.search_en @@ websearch_to_tsquery('en_unaccent', ${q}))`,
+    );
+  }
+  const facetFilters = (skip?: string) => {
+    const out = [...filters];
+    if (params.source && skip !== "source") out.push(sql`d.source = ${params.source}`);
+    if (params.jurisdiction && skip !== "jurisdiction") out.push(sql`d.jurisdiction = ${params.jurisdiction}`);
+    if (params.kind && skip !== "kind") out.push(sql`d.kind = ${params.kind}`);
+    if (params.relevance && skip !== "relevance") out.push(sql`d.relevance = ${params.relevance}`);
+    if (params.area && skip !== "area") out.push(sql`d.areas @> ${JSON.stringify([{ id: params.area }])}::jsonb`);
+    if (params.from) out.push(sql`d.published_on >= ${params.from}`);
+    if (params.to) out.push(sql`d.published_on <= ${params.to}`);
+    return out;
+  };
+  const where = (parts: SQL[]) => (parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`);
+  const all = facetFilters();
+
+  const rank = q
+    ? sql`greatest(ts_rank(d.search_es, websearch_to_tsquery('es_unaccent', ${q})), ts_rank(d.search_en, websearch_to_tsquery('en_unaccent', ${q})))`
+    : sql`0`;
+  let page: SQL;
+  let offset = 0;
+  if (sort === "date") {
+    const keyset = cursor.p && cursor.id ? sql` and (d.published_on, d.id) < (${cursor.p}, ${cursor.id}::uuid)` : sql``;
+    page = sql`select ${itemColumns}, ${rank} as score from documents d where ${where(all)}${keyset}
+      order by d.published_on desc, d.id desc limit ${limit + 1}`;
+  } else {
+    offset = cursor.o ?? 0;
+    page = sql`select ${itemColumns}, ${rank} as score from documents d where ${where(all)}
+      order by score desc, d.published_on desc, d.id desc limit ${limit + 1} offset ${offset}`;
+  }
+  const headline = q
+    ? sql`ts_headline(case when p.language = 'en' then 'en_unaccent'::regconfig else 'es_unaccent'::regconfig end,
+        replace(replace(left(coalesce(nullif(x.body_text, ''), p.title), 20000), ${OPEN}, ''), ${CLOSE}, ''),
+        case when p.language = 'en' then websearch_to_tsquery('en_unaccent', ${q}) else websearch_to_tsquery('es_unaccent', ${q}) end,
+        ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "`})`
+    : sql`null`;
+  const rows = await database.rows<Row & { snippet: string | null; score: number }>(sql`
+    select p.*, x.record->'provenance' as provenance, ${headline} as snippet
+    from (${page}) p join documents x on x.id = p.id
+    order by ${sort === "date" ? sql`p.published_on desc, p.id desc` : sql`p.score desc, p.published_on desc, p.id desc`}`);
+
+  const more = rows.length > limit;
+  const pageRows = rows.slice(0, limit);
+  const items = pageRows.map((row) => ({
+    ...toItem(row),
+    snippet: row.snippet === null ? null : safeSnippet(row.snippet),
+  }));
+  const last = pageRows.at(-1);
+  const nextCursor =
+    !more || !last
+      ? null
+      : sort === "date"
+        ? encodeCursor({ p: last.published_on, id: last.id })
+        : encodeCursor({ o: offset + limit });
+
+  let facets: Facets | null = null;
+  if (params.facets !== false) {
+    const column = async (name: "source" | "jurisdiction" | "kind" | "relevance") => {
+      const counts = await database.rows<{ key: string | null; n: string }>(
+        sql`select d.${sql.raw(name)} as key, count(*)::text as n from documents d where ${where(facetFilters(name))} group by 1`,
+      );
+      return Object.fromEntries(counts.filter((c) => c.key !== null).map((c) => [c.key, Number(c.n)]));
+    };
+    const areaCounts = await database.rows<{ key: string; n: string }>(sql`
+      select a->>'id' as key, count(*)::text as n from documents d, jsonb_array_elements(coalesce(d.areas, '[]'::jsonb)) a
+      where ${where(facetFilters("area"))} group by 1`);
+    facets = {
+      source: await column("source"),
+      jurisdiction: await column("jurisdiction"),
+      kind: await column("kind"),
+      relevance: await column("relevance"),
+      area: Object.fromEntries(areaCounts.map((c) => [c.key, Number(c.n)])),
+    };
+  }
+  return { items, nextCursor, facets };
+}
+
+/** One document with its text and relations; null when the id is unknown or not a uuid. */
+export async function getDocument(database: Database, id: string): Promise<DocumentDetail | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [row] = await database.rows<
+    Row & {
+      record: SourceDocument;
+      paragraphs: Paragraph[];
+      section: string | null;
+      epigraph: string | null;
+      subjects: CodedLabel[];
+      alerts: CodedLabel[];
+      eurovoc: CodedLabel[];
+      version: number;
+    }
+  >(
+    sql`select ${itemColumns}, d.record, d.record->'provenance' as provenance, d.paragraphs, d.section, d.epigraph,
+        d.subjects, d.alerts, d.eurovoc, d.version from documents d where d.id = ${id}::uuid`,
+  );
+  if (!row) return null;
+  const relations = await database.rows<{
+    type: string;
+    target_source_id: string;
+    target_document_id: string | null;
+    label: string;
+  }>(
+    sql`select type, target_source_id, target_document_id, label from document_relations where document_id = ${id}::uuid
+        union all
+        select r.type || ':inverse', s.source_id, s.id, r.label from document_relations r join documents s on s.id = r.document_id
+        where r.target_document_id = ${id}::uuid
+        order by 1, 2`,
+  );
+  const paragraphs = row.paragraphs ?? [];
+  return {
+    ...toItem(row),
+    text: paragraphs.map((p) => p.text).join("\n\n"),
+    paragraphs,
+    relations: relations.map((r) => ({
+      type: r.type,
+      targetSourceId: r.target_source_id,
+      documentId: r.target_document_id,
+      label: r.label,
+    })),
+    links: row.record.links ?? {},
+    section: row.section,
+    epigraph: row.epigraph,
+    subjects: row.subjects ?? [],
+    alerts: row.alerts ?? [],
+    eurovoc: row.eurovoc ?? [],
+    notes: row.record.notes ?? [],
+    feedName: row.record.feedName ?? null,
+    version: row.version,
+  };
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Classify } from "../documents/store.ts";
 import type { SourceDocument } from "../documents/types.ts";
 import { parseBoeDocument } from "../sources/boe/document.ts";
 import { classifierVersion, classify } from "./classify.ts";
@@ -259,6 +260,18 @@ describe("relevance", () => {
       );
     expect(eu("REG")).toMatchObject({ relevance: "high", kind: "regulation", jurisdiction: "EU" });
     expect(eu("DEC_IMPL")).toMatchObject({ relevance: "medium", kind: "decision" });
+  });
+});
+
+describe("ingestion hook", () => {
+  it("fits the store's classify hook as it is", async () => {
+    const hook: Classify = classify;
+    const stored = await hook(boe({ title: "Ley 9/2018, de evaluación ambiental.", section: "1" }));
+    expect(stored).toMatchObject({
+      kind: "law",
+      relevance: "high",
+      areas: [expect.objectContaining({ id: "environment" })],
+    });
   });
 });
 

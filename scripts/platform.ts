@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${lines.join("\n")}\n`);
     return name ? 0 : 1;
   }
-  if (!/^[a-z]+:[a-z-]+$/.test(name) || !existsSync(path.join(commandsDir, `${name.replace(":", "-")}.ts`))) {
+  if (!/^[a-z]+(:[a-z-]+)?$/.test(name) || !existsSync(path.join(commandsDir, `${name.replace(":", "-")}.ts`))) {
     process.stderr.write(`unknown command "${name}"; npm run platform -- help lists them\n`);
     return 1;
   }

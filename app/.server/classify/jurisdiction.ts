@@ -1,0 +1,109 @@
+/**
+ * Jurisdiction: EU for EUR-Lex; an autonomous community when the department is one or
+ * is a local or regional body of one (town halls, provincial councils, universities);
+ * ES for State bodies (their regional offices too), courts, and when the place cannot
+ * be told.
+ */
+import type { JurisdictionId } from "../../lib/taxonomy.ts";
+import type { SourceDocument } from "../documents/types.ts";
+import { departmentRule } from "./codes.ts";
+import type { DocumentText } from "./document-text.ts";
+import { communities, provinces, towns, universities } from "./tables/boe.ts";
+
+export interface JurisdictionResult {
+  id: JurisdictionId;
+  reason: { es: string; en: string };
+}
+
+const communityName = (id: JurisdictionId) => communities.find((c) => c.id === id)?.names[0] ?? id;
+
+function communityOf(folded: string): JurisdictionId | undefined {
+  return communities.find((c) => c.names.some((name) => folded.includes(name)))?.id;
+}
+
+/** A place named in the text: "(Alicante/Alacant)", "Diputación Provincial de Zamora", "Ayuntamiento de Torrent". */
+function placeOf(foldedTitle: string): JurisdictionId | undefined {
+  const candidates: string[] = [];
+  for (const m of foldedTitle.matchAll(/\(([^)]+)\)/g)) candidates.push(...(m[1] ?? "").split("/"));
+  const body = foldedTitle.match(
+    /(?:ayuntamiento|diputacion provincial|diputacion foral|consejo insular|consell insular|cabildo insular|mancomunidad|comarca)\s+(?:de\s+(?:la\s+|las\s+|los\s+|l')?)?([\p{L} '-]+?)(?:,|\(|\.| referente| por | sobre |$)/u,
+  );
+  if (body?.[1]) candidates.push(body[1]);
+  for (const raw of candidates) {
+    const name = raw.trim();
+    const hit = provinces[name] ?? towns[name] ?? communityOf(name);
+    if (hit) return hit;
+    const lastWord = name.split(/\s+/).pop() ?? "";
+    if (provinces[lastWord]) return provinces[lastWord];
+  }
+  return undefined;
+}
+
+function universityOf(foldedTitle: string): JurisdictionId | undefined {
+  const m = foldedTitle.match(/universi(?:dad|tat|tatea)\s+(?:de\s+(?:la\s+|las\s+)?|del\s+)?([\p{L} '-/]+)/u);
+  if (!m?.[1]) return undefined;
+  const rest = m[1];
+  for (const entry of universities) {
+    if (entry.names.some((name) => rest.startsWith(name))) return entry.jurisdiction;
+  }
+  return undefined;
+}
+
+export function jurisdictionOf(doc: SourceDocument, text: DocumentText): JurisdictionResult {
+  if (doc.source === "eurlex") {
+    return { id: "EU", reason: { es: "Fuente: EUR-Lex (Unión Europea)", en: "Source: EUR-Lex (European Union)" } };
+  }
+  const department = departmentRule(doc, text);
+  if (department?.court) {
+    return {
+      id: "ES",
+      reason: {
+        es: `Órgano judicial o constitucional: ${text.department}`,
+        en: `Court or constitutional body: ${text.department}`,
+      },
+    };
+  }
+  const dept = text.foldedDepartment;
+  const isCommunity =
+    /^(comunidad|comunitat|ciudad autonoma|ciudad de (ceuta|melilla))/.test(dept) ||
+    doc.origin?.label?.toLowerCase().startsWith("auton");
+  if (isCommunity) {
+    const id = communityOf(dept);
+    if (id) {
+      return {
+        id,
+        reason: { es: `Departamento autonómico: ${text.department}`, en: `Regional department: ${text.department}` },
+      };
+    }
+  }
+  if (dept.startsWith("administracion local")) {
+    const id = placeOf(text.foldedTitle);
+    if (id) {
+      return {
+        id,
+        reason: {
+          es: `Entidad local de ${communityName(id)}`,
+          en: `Local body in ${communityName(id)}`,
+        },
+      };
+    }
+  }
+  if (dept.startsWith("universidades")) {
+    const id = universityOf(text.foldedTitle);
+    if (id) {
+      return {
+        id,
+        reason:
+          id === "ES"
+            ? { es: "Universidad estatal", en: "State university" }
+            : { es: `Universidad de ${communityName(id)}`, en: `University in ${communityName(id)}` },
+      };
+    }
+  }
+  return {
+    id: "ES",
+    reason: text.department
+      ? { es: `Órgano del Estado: ${text.department}`, en: `State body: ${text.department}` }
+      : { es: "Ámbito estatal (lugar no indicado)", en: "State level (place not stated)" },
+  };
+}

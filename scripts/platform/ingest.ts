@@ -1,0 +1,82 @@
+/**
+ * npm run platform -- ingest --source boe --date YYYY-MM-DD | --source eurlex | --sample
+ * Fetches from the configured source URLs (BOE_API_URL, ...) into the configured database.
+ * Exit code 0 when the run completed without failed documents, 1 otherwise, 2 on bad options.
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../../app/.server/config.ts";
+import { openDatabase } from "../../app/.server/db/client.ts";
+import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
+import { createSourceClients } from "../../app/.server/sources/clients.ts";
+import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
+import { loadSampleData } from "../../app/.server/sources/sample.ts";
+
+export const summary = "ingest a source now: --source boe --date YYYY-MM-DD, --source eurlex, or --sample";
+
+const log = {
+  info: (obj: object, msg?: string) => process.stderr.write(`${msg ?? ""} ${JSON.stringify(obj)}\n`),
+  warn: (obj: object, msg?: string) => process.stderr.write(`warning: ${msg ?? ""} ${JSON.stringify(obj)}\n`),
+  error: (obj: object, msg?: string) => process.stderr.write(`error: ${msg ?? ""} ${JSON.stringify(obj)}\n`),
+};
+
+export async function run(argv: string[]): Promise<number> {
+  let values: { source?: string; date?: string; sample?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { source: { type: "string" }, date: { type: "string" }, sample: { type: "boolean" } },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${summary}\n`);
+    return 2;
+  }
+  if (!values.sample && values.source !== "boe" && values.source !== "eurlex") {
+    process.stderr.write(`--source must be boe or eurlex\n${summary}\n`);
+    return 2;
+  }
+  const date = values.date ?? new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+  if (values.source === "boe" && !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+    process.stderr.write("--date must be YYYY-MM-DD\n");
+    return 2;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") });
+  try {
+    await migrate(database, defaultMigrationsDir);
+    let results: IngestResult[];
+    if (values.sample) {
+      results = (await loadSampleData({ database, log })).results;
+    } else {
+      const clients = createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
+      const deps = { database, clients, log };
+      results = [values.source === "boe" ? await ingestBoeDay(deps, date) : await ingestEurlex(deps)];
+    }
+    let failed = 0;
+    for (const r of results) {
+      failed += r.failed.length;
+      const what = r.date ? `${r.source} ${r.date}` : r.source;
+      process.stdout.write(
+        r.noIssue
+          ? `${what}: no issue that day\n`
+          : `${what}: listed ${r.listed}, created ${r.created}, updated ${r.updated}, unchanged ${r.unchanged}, failed ${r.failed.length}\n`,
+      );
+      for (const f of r.failed) process.stdout.write(`  failed ${f.sourceId} ${f.url}: ${f.error}\n`);
+    }
+    return failed > 0 ? 1 : 0;
+  } catch (error) {
+    process.stderr.write(`ingest failed: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await database.close();
+  }
+}

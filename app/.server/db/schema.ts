@@ -2,4 +2,6 @@
  * Every table, one module per capability. drizzle-kit reads this file (npm run db:generate)
  * and the database client types its queries with it: add a capability's module here.
  */
+
+export * from "./schema/alerts.ts";
 export * from "./schema/site.ts";

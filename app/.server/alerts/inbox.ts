@@ -1,5 +1,5 @@
 /** The notification centre's reads and writes: unread counts, mark read, the SSE replay. */
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { alerts } from "../db/schema.ts";
 
@@ -40,13 +40,19 @@ export async function markDocumentAlertsRead(db: Db, userId: string, documentId:
   return rows.length;
 }
 
-/** A user's alerts after an id, oldest first (Last-Event-ID replay). */
-export async function alertsAfter(db: Db, userId: string, afterId: number, limit = 500): Promise<AlertEvent[]> {
+/** A user's alerts after an id, oldest first (Last-Event-ID replay); newestFirst for the latest one. */
+export async function alertsAfter(
+  db: Db,
+  userId: string,
+  afterId: number,
+  limit = 500,
+  newestFirst = false,
+): Promise<AlertEvent[]> {
   const rows = await db
     .select({ alertId: alerts.id, documentId: alerts.documentId, title: alerts.title, profileId: alerts.profileId })
     .from(alerts)
     .where(and(eq(alerts.userId, userId), gt(alerts.id, afterId)))
-    .orderBy(alerts.id)
+    .orderBy(newestFirst ? desc(alerts.id) : alerts.id)
     .limit(limit);
   return rows;
 }

@@ -25,7 +25,8 @@ export interface AlertDirectory {
 /** Loads a stored Document (the contract's shape) by id; the documents capability provides it. */
 export type DocumentLoader = (documentId: string) => Promise<(MatchableDocument & Record<string, unknown>) | undefined>;
 
-export type Channel = "inapp" | "email" | "chat" | "webhook";
+/** mail: a ready message (shares); email: an alert mail built at send time. */
+export type Channel = "inapp" | "email" | "mail" | "chat" | "webhook";
 
 export interface InAppPayload {
   userId: string;
@@ -42,6 +43,8 @@ export interface EmailPayload extends InAppPayload {
 }
 export interface ChatPayload {
   url: string;
+  /** Set when a member shared the document to the group's chat (instead of a profile match). */
+  sharedBy?: string;
   format: "slack" | "teams";
   language: Lang;
   documentId: string;

@@ -14,6 +14,7 @@ const t = {
     digestIntro: (day: string) => `Documentos del ${day} que coinciden con sus perfiles:`,
     profiles: "Perfiles",
     chatIntro: (profile: string) => `Nuevo documento para «${profile}»`,
+    sharedIntro: (who: string) => `${who} ha compartido un documento`,
     published: "Publicado",
   },
   en: {
@@ -26,6 +27,7 @@ const t = {
     digestIntro: (day: string) => `Documents of ${day} that match your profiles:`,
     profiles: "Profiles",
     chatIntro: (profile: string) => `New document for “${profile}”`,
+    sharedIntro: (who: string) => `${who} shared a document`,
     published: "Published",
   },
 } as const;
@@ -133,17 +135,22 @@ export function digestMail(
 }
 
 /** Slack's `{ text, blocks }`: mrkdwn with its three control characters escaped. */
+function chatIntro(payload: ChatPayload): string {
+  const l = t[payload.language] ?? t.es;
+  return payload.sharedBy ? l.sharedIntro(payload.sharedBy) : l.chatIntro(payload.profileName);
+}
+
 export function slackMessage(payload: ChatPayload, siteUrl: string) {
   const l = t[payload.language] ?? t.es;
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   const doc = documentLink(siteUrl, payload.documentId);
-  const text = `${l.chatIntro(payload.profileName)}: ${payload.title} ${doc}`;
+  const text = `${chatIntro(payload)}: ${payload.title} ${doc}`;
   return {
     text: esc(text),
     blocks: [
       {
         type: "section",
-        text: { type: "mrkdwn", text: `*${esc(l.chatIntro(payload.profileName))}*\n<${doc}|${esc(payload.title)}>` },
+        text: { type: "mrkdwn", text: `*${esc(chatIntro(payload))}*\n<${doc}|${esc(payload.title)}>` },
       },
       {
         type: "context",
@@ -176,7 +183,7 @@ export function teamsMessage(payload: ChatPayload, siteUrl: string) {
           type: "AdaptiveCard",
           version: "1.4",
           body: [
-            { type: "TextBlock", text: l.chatIntro(payload.profileName), weight: "Bolder", wrap: true },
+            { type: "TextBlock", text: chatIntro(payload), weight: "Bolder", wrap: true },
             { type: "TextBlock", text: payload.title, wrap: true },
             { type: "TextBlock", text: `${l.published}: ${payload.publishedOn}`, isSubtle: true, spacing: "Small" },
           ],
@@ -184,5 +191,61 @@ export function teamsMessage(payload: ChatPayload, siteUrl: string) {
         },
       },
     ],
+  };
+}
+
+const share = {
+  es: {
+    subject: (who: string, title: string) => `${who} le envía: ${title}`,
+    intro: (who: string) => `${who} ha compartido con usted este documento.`,
+    message: "Mensaje",
+    summary: "Resumen",
+  },
+  en: {
+    subject: (who: string, title: string) => `${who} sent you: ${title}`,
+    intro: (who: string) => `${who} shared this document with you.`,
+    message: "Message",
+    summary: "Summary",
+  },
+} as const;
+
+/**
+ * A shared document by mail. Members get the platform link; outside addresses the official link
+ * and the summary. Neither ever carries notes (nothing here reads them).
+ */
+export function shareMail(options: {
+  member: boolean;
+  from: string;
+  to: string;
+  senderEmail: string;
+  language: Lang;
+  message: string;
+  document: { id: string; title: string; officialUrl: string; summary: string };
+  siteUrl: string;
+  shareId: string;
+}): AlertMail {
+  const l = t[options.language] ?? t.es;
+  const s = share[options.language] ?? share.es;
+  const { document } = options;
+  const link = options.member ? documentLink(options.siteUrl, document.id) : document.officialUrl;
+  const linkLabel = options.member ? l.open : l.official;
+  const text = [
+    s.intro(options.senderEmail),
+    "",
+    document.title,
+    `${linkLabel}: ${link}`,
+    ...(!options.member && document.summary ? ["", `${s.summary}:`, document.summary] : []),
+    ...(options.message ? ["", `${s.message}:`, options.message] : []),
+  ].join("\n");
+  const html = `<!doctype html><html lang="${options.language}"><body><p>${escapeHtml(s.intro(options.senderEmail))}</p><h1 style="font-size:18px">${escapeHtml(document.title)}</h1><p><a href="${safeHref(link)}">${escapeHtml(linkLabel)}</a></p>${!options.member && document.summary ? `<h2 style="font-size:15px">${escapeHtml(s.summary)}</h2><p>${escapeHtml(document.summary)}</p>` : ""}${options.message ? `<h2 style="font-size:15px">${escapeHtml(s.message)}</h2><p style="white-space:pre-wrap">${escapeHtml(options.message)}</p>` : ""}</body></html>`;
+  return {
+    from: options.from,
+    to: options.to,
+    replyTo: { name: headerSafe(options.senderEmail, 100), address: options.senderEmail },
+    subject: headerSafe(s.subject(options.senderEmail, document.title), 200),
+    messageId: messageId(`share-${options.shareId}-${options.to.replace(/@/g, ".")}`, options.siteUrl),
+    text,
+    html,
+    headers: {},
   };
 }

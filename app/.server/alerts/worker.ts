@@ -12,7 +12,7 @@ import type { MailTransport } from "../mail/transport.ts";
 import { retryDelayMs } from "../outbox/worker.ts";
 import { alertsChannel } from "./inbox.ts";
 import type { ChatPayload, EmailPayload, InAppPayload, WebhookPayload } from "./matching.ts";
-import { immediateMail, slackMessage, teamsMessage } from "./messages.ts";
+import { type AlertMail, immediateMail, slackMessage, teamsMessage } from "./messages.ts";
 
 export interface DeliverySettings {
   retryBaseMs: number;
@@ -119,6 +119,10 @@ export function createDeliveryWorker(deps: {
       case "email": {
         const p = row.payload as EmailPayload;
         await deps.transport.send(immediateMail(p, { from: deps.mailFrom, siteUrl: deps.siteUrl, deliveryId: row.id }));
+        break;
+      }
+      case "mail": {
+        await deps.transport.send(row.payload as AlertMail);
         break;
       }
       case "chat": {

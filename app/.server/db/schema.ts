@@ -4,4 +4,5 @@
  */
 
 export * from "./schema/alerts.ts";
+export * from "./schema/collab.ts";
 export * from "./schema/site.ts";

@@ -23,6 +23,8 @@ interface Subscriber {
   lastId: number;
   /** Ids already handed over: ids commit out of order, so live events are deduplicated, not cut at lastId. */
   seen: Set<number>;
+  /** Alerts at or below this id were the page's before it subscribed (Last-Event-ID, or the newest at subscribe). */
+  floor: number;
   ready: boolean;
   buffer: AlertEvent[];
   onEvent: (event: AlertEvent) => void;
@@ -39,7 +41,7 @@ export async function createAlertHub(
   let closed = false;
 
   function deliver(sub: Subscriber, event: AlertEvent) {
-    if (sub.seen.has(event.alertId)) return;
+    if (event.alertId <= sub.floor || sub.seen.has(event.alertId)) return;
     sub.seen.add(event.alertId);
     if (sub.seen.size > 2000) sub.seen.delete(sub.seen.values().next().value as number);
     sub.lastId = Math.max(sub.lastId, event.alertId);
@@ -142,25 +144,34 @@ export async function createAlertHub(
 
   return {
     async subscribe(userId, lastEventId, onEvent) {
-      const sub: Subscriber = { userId, lastId: 0, seen: new Set(), ready: false, buffer: [], onEvent };
+      const sub: Subscriber = {
+        userId,
+        lastId: 0,
+        seen: new Set(),
+        floor: Number.MAX_SAFE_INTEGER,
+        ready: false,
+        buffer: [],
+        onEvent,
+      };
       subscribers.add(sub);
       try {
         if (lastEventId !== undefined && Number.isSafeInteger(lastEventId) && lastEventId >= 0) {
           sub.lastId = lastEventId;
+          sub.floor = lastEventId;
           for (const event of await alertsAfter(database.db, userId, lastEventId)) deliver(sub, event);
         } else {
           // A fresh page starts from now: the newest alert id is the floor.
           const [latest] = await alertsAfter(database.db, userId, 0, 1, true);
           sub.lastId = latest?.alertId ?? 0;
+          sub.floor = sub.lastId;
         }
       } catch (error) {
         subscribers.delete(sub);
         throw error;
       }
       sub.ready = true;
-      // Events that arrived during the replay: those at or below the floor were already the page's.
-      const floor = lastEventId ?? sub.lastId;
-      for (const event of sub.buffer.splice(0)) if (event.alertId > floor) deliver(sub, event);
+      // Events that arrived during the replay (deliver() drops those at or below the floor).
+      for (const event of sub.buffer.splice(0)) deliver(sub, event);
       return () => {
         subscribers.delete(sub);
       };

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { and, arrayContains, arrayOverlaps, eq, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { alertMatches, alertProfiles, deliveries, webhooks } from "../db/schema.ts";
+import { alertProfiles, webhooks } from "../db/schema.ts";
 import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
 
 export interface Recipient {
@@ -151,21 +151,18 @@ export async function matchDocument(
   const publishedOn = String(document.publishedOn ?? "");
 
   return db.transaction(async (tx) => {
+    // One statement per chunk with the rows as one JSON parameter (fewer bound parameters than VALUES lists).
     const inserted: { id: string; profileId: string }[] = [];
-    for (const part of chunks(matched)) {
-      const rows = await tx
-        .insert(alertMatches)
-        .values(
-          part.map(({ profile, result }) => ({
-            id: randomUUID(),
-            documentId,
-            profileId: profile.id,
-            reasons: result.reasons,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning({ id: alertMatches.id, profileId: alertMatches.profileId });
-      inserted.push(...rows);
+    for (const part of chunks(matched, 5000)) {
+      const json = JSON.stringify(
+        part.map(({ profile, result }) => ({ i: randomUUID(), p: profile.id, r: result.reasons })),
+      );
+      const result = (await tx.execute(sql`
+        insert into alert_matches (id, document_id, profile_id, reasons)
+        select (r->>'i')::uuid, ${documentId}::uuid, (r->>'p')::uuid, r->'r' from jsonb_array_elements(${json}::jsonb) r
+        on conflict do nothing
+        returning id, profile_id`)) as unknown as { rows: { id: string; profile_id: string }[] };
+      for (const row of result.rows) inserted.push({ id: row.id, profileId: row.profile_id });
     }
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
     const rows: NewDelivery[] = [];
@@ -245,9 +242,15 @@ export async function matchDocument(
       });
     }
     let enqueued = 0;
-    for (const part of chunks(rows)) {
-      const done = await tx.insert(deliveries).values(part).onConflictDoNothing().returning({ id: deliveries.id });
-      enqueued += done.length;
+    for (const part of chunks(rows, 5000)) {
+      const json = JSON.stringify(part);
+      const done = (await tx.execute(sql`
+        insert into deliveries (id, match_key, channel, recipient, organization_id, payload, give_up_at)
+        select (r->>'id')::uuid, r->>'matchKey', r->>'channel', r->>'recipient', r->>'organizationId', r->'payload', (r->>'giveUpAt')::timestamptz
+        from jsonb_array_elements(${json}::jsonb) r
+        on conflict do nothing
+        returning id`)) as unknown as { rows: unknown[] };
+      enqueued += done.rows.length;
     }
     return {
       candidates: candidates.length,

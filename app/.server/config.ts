@@ -32,6 +32,12 @@ const schema = z.object({
   OUTBOX_RETRY_MAX_MS: positiveInt.default(60_000),
   OUTBOX_MAX_ATTEMPTS: positiveInt.default(25),
   OUTBOX_LEASE_MS: positiveInt.default(120_000),
+  // --- alerts (issue 13): delivery outbox and webhook URLs ---
+  ALERTS_RETRY_BASE_MS: positiveInt.default(5000),
+  ALERTS_RETRY_MAX_MS: positiveInt.default(1_800_000),
+  ALERTS_MAX_ATTEMPTS: positiveInt.default(12),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  // --- end alerts ---
 });
 
 export type Config = Readonly<{
@@ -53,6 +59,8 @@ export type Config = Readonly<{
   formSecret: string;
   /** Contact mail delivery: retry backoff (base doubles up to max) and attempts before a mail is dead. */
   outbox: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; leaseMs: number }>;
+  /** Alerts (issue 13): delivery retries (webhooks retry for 24 h whatever maxAttempts) and whether webhook URLs may be private (tests only). */
+  alerts: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; allowPrivateWebhookUrls: boolean }>;
 }>;
 
 export class ConfigError extends Error {
@@ -92,6 +100,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: Math.max(v.OUTBOX_RETRY_BASE_MS, v.OUTBOX_RETRY_MAX_MS),
       maxAttempts: v.OUTBOX_MAX_ATTEMPTS,
       leaseMs: v.OUTBOX_LEASE_MS,
+    }),
+    alerts: Object.freeze({
+      retryBaseMs: v.ALERTS_RETRY_BASE_MS,
+      retryMaxMs: Math.max(v.ALERTS_RETRY_BASE_MS, v.ALERTS_RETRY_MAX_MS),
+      maxAttempts: v.ALERTS_MAX_ATTEMPTS,
+      allowPrivateWebhookUrls: v.WEBHOOKS_ALLOW_PRIVATE_URLS === "1",
     }),
   });
 }

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDigest } from "../../app/.server/alerts/digest.ts";
+import { buildDigest, enqueueDueDigests } from "../../app/.server/alerts/digest.ts";
 import { markDocumentAlertsRead, unreadCount } from "../../app/.server/alerts/inbox.ts";
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
@@ -145,18 +145,50 @@ for (const target of databaseTargets()) {
       expect(await markDocumentAlertsRead(database.db, "ana", doc.id)).toBe(2);
       expect(await unreadCount(database.db, "ana")).toBe(0);
 
-      const digest = await buildDigest(
-        database,
-        { userId: "ana", email: "ana@example.com", language: "es" },
-        new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date()),
-        { from: "alerts@regwatch.example", siteUrl },
+      // The digest: ana's two digest profiles matched the document; it is listed once.
+      await database.rows(
+        sql`update alert_profiles set email_mode = 'digest' where id in (${anaProfile.id}, ${groupProfile.id})`,
       );
-      // One entry for the document although two of ana's profiles matched it.
+      const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+      const digest = await buildDigest(database, { userId: "ana", email: "ana@example.com", language: "es" }, today, {
+        from: "alerts@regwatch.example",
+        siteUrl,
+      });
       expect(digest?.text.match(/Real Decreto de prevención/g)).toHaveLength(1);
       expect(digest?.text).toContain("Blanqueo");
       expect(digest?.text).toContain("Equipo <AML>");
       expect(digest?.html).toContain("Equipo &#60;AML&#62;");
       expect(digest?.subject).toMatch(/1 documento$/);
+      expect(
+        await buildDigest(database, { userId: "bob", email: "bob@example.com", language: "en" }, today, {
+          from: "a@x.example",
+          siteUrl,
+        }),
+      ).toBeUndefined();
+
+      // Due tomorrow at 08:00 Madrid (the profiles' hour): one digest each for ana and cai, once however often it runs.
+      let tomorrowAtEight = Date.now() + 12 * 3600_000;
+      const madridHour = (t: number) =>
+        Number(
+          new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Madrid", hour: "2-digit", hourCycle: "h23" }).format(t),
+        );
+      const madridDay = (t: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(t);
+      while (!(madridHour(tomorrowAtEight) === 8 && madridDay(tomorrowAtEight) > today))
+        tomorrowAtEight += 3600_000 / 4;
+      const options = { directory, from: "alerts@regwatch.example", siteUrl, now: new Date(tomorrowAtEight) };
+      expect(await enqueueDueDigests(database, { ...options, now: new Date(tomorrowAtEight - 2 * 3600_000) })).toBe(0);
+      const [stored, storedAgain] = await Promise.all([
+        enqueueDueDigests(database, options),
+        enqueueDueDigests(database, options),
+      ]);
+      expect(stored + storedAgain).toBe(2);
+      const w3 = worker();
+      expect(await w3.drain()).toBe(2);
+      await w3.stop();
+      await expect.poll(() => sink.messages.length).toBe(3);
+      const digestMail = decodeQuotedPrintable(sink.messages.find((m) => m.to.includes("cai@example.com"))?.raw ?? "");
+      expect(digestMail).toContain("Digest for");
+      expect(digestMail.match(/Real Decreto de prevención del blanqueo de capitales<\/a>/g)).toHaveLength(1);
     });
 
     it("signs webhooks with Standard Webhooks and retries a failing receiver", async () => {

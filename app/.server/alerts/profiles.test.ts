@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type FilterSet, type MatchableDocument, matches, profileInputSchema } from "./profiles.ts";
+import {
+  type FilterSet,
+  filtersOf,
+  type MatchableDocument,
+  matches,
+  previewMatches,
+  profileInputSchema,
+} from "./profiles.ts";
 
 const doc: MatchableDocument = {
   id: "00000000-0000-4000-8000-000000000001",
@@ -71,5 +78,21 @@ describe("profileInputSchema", () => {
     const enFields = en.error?.flatten().fieldErrors as Record<string, string[]>;
     expect(enFields.groupId?.[0]).toBe("A profile belongs to a user or to a group, not both.");
     expect(enFields.timeZone?.[0]).toBe("Unknown time zone.");
+  });
+});
+
+describe("previewMatches", () => {
+  it("lists the recent documents a profile would have matched, newest first", () => {
+    const filters = filtersOf(
+      profileInputSchema("en").parse({ name: "p", userId: "u", areas: ["aml"], minRelevance: "medium" }),
+    );
+    const older = { ...doc, id: "a", publishedOn: "2026-11-01" };
+    const newer = { ...doc, id: "b", publishedOn: "2026-11-20" };
+    const low = { ...doc, id: "c", relevance: "low" as const, publishedOn: "2026-11-21" };
+    const other = { ...doc, id: "d", areas: [{ id: "tax" }], publishedOn: "2026-11-22" };
+    const preview = previewMatches(filters, [older, low, newer, other]);
+    expect(preview.total).toBe(2);
+    expect(preview.items.map((i) => i.document.id)).toEqual(["b", "a"]);
+    expect(previewMatches(filters, [older, newer], 1).items).toHaveLength(1);
   });
 });

@@ -271,3 +271,36 @@ export async function setMuted(db: Db, organizationId: string, id: string, muted
     .returning({ id: alertProfiles.id });
   return rows.length > 0;
 }
+
+/** The filters of a validated input, as matching reads them (the preview before saving). */
+export function filtersOf(input: ProfileInput): FilterSet {
+  const row = toRow("", input);
+  return {
+    areas: row.areas,
+    jurisdictions: row.jurisdictions,
+    kinds: row.kinds,
+    sources: row.sources,
+    minRelevance: row.minRelevance,
+    keywords: row.keywords,
+    query: row.query,
+  };
+}
+
+/**
+ * "Documents of the last 30 days this profile would have matched": the caller passes the recent
+ * documents (the documents store's query for publishedOn ≥ today − 30); newest first, with reasons.
+ */
+export function previewMatches(
+  filters: FilterSet,
+  recent: MatchableDocument[],
+  limit = 50,
+): { total: number; items: { document: MatchableDocument; reasons: string[] }[] } {
+  const hits = recent
+    .map((document) => ({ document, result: matches(filters, document) }))
+    .filter((hit) => hit.result.matched)
+    .sort((a, b) => (b.document.publishedOn ?? "").localeCompare(a.document.publishedOn ?? ""));
+  return {
+    total: hits.length,
+    items: hits.slice(0, limit).map((hit) => ({ document: hit.document, reasons: hit.result.reasons })),
+  };
+}

@@ -46,6 +46,12 @@ const schema = z.object({
     .default("boe,eurlex"),
   INGEST_SINCE: z.iso.date({ error: "must be a date YYYY-MM-DD" }).optional(),
   INGEST_INTERVAL_SECONDS: positiveInt.default(300),
+  // --- alerts (issue 13): delivery outbox and webhook URLs ---
+  ALERTS_RETRY_BASE_MS: positiveInt.default(5000),
+  ALERTS_RETRY_MAX_MS: positiveInt.default(1_800_000),
+  ALERTS_MAX_ATTEMPTS: positiveInt.default(12),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  // --- end alerts ---
 });
 
 export type Config = Readonly<{
@@ -81,6 +87,8 @@ export type Config = Readonly<{
     since: string | undefined;
     intervalSeconds: number;
   }>;
+  /** Alerts (issue 13): delivery retries (webhooks retry for 24 h whatever maxAttempts) and whether webhook URLs may be private (tests only). */
+  alerts: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; allowPrivateWebhookUrls: boolean }>;
 }>;
 
 export class ConfigError extends Error {
@@ -133,6 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       since: v.INGEST_SINCE,
       intervalSeconds: v.INGEST_INTERVAL_SECONDS,
+    }),
+    alerts: Object.freeze({
+      retryBaseMs: v.ALERTS_RETRY_BASE_MS,
+      retryMaxMs: Math.max(v.ALERTS_RETRY_BASE_MS, v.ALERTS_RETRY_MAX_MS),
+      maxAttempts: v.ALERTS_MAX_ATTEMPTS,
+      allowPrivateWebhookUrls: v.WEBHOOKS_ALLOW_PRIVATE_URLS === "1",
     }),
   });
 }

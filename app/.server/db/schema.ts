@@ -3,7 +3,9 @@
  * and the database client types its queries with it: add a capability's module here.
  */
 
+export * from "./schema/alerts.ts";
 export * from "./schema/api.ts";
 export * from "./schema/audit.ts";
+export * from "./schema/collab.ts";
 export * from "./schema/documents.ts";
 export * from "./schema/site.ts";

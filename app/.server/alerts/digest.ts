@@ -1,0 +1,132 @@
+/**
+ * The daily digest: a user's in-app alerts of one local day from profiles in digest mode, one entry
+ * per document (with every profile that matched it), as a mail in the user's language.
+ * enqueueDueDigests runs every hour (a pg-boss cron): at the user's hour it stores the previous
+ * local day's digest in the deliveries outbox, once per user and day whatever the instances.
+ */
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import type { AlertDirectory, Recipient } from "./matching.ts";
+import { type AlertMail, type DigestItem, digestMail } from "./messages.ts";
+import type { Lang } from "./profiles.ts";
+
+export interface DigestUser {
+  userId: string;
+  email: string;
+  language: Lang;
+  /** IANA zone of the user's hour; Europe/Madrid by default. */
+  timeZone?: string;
+}
+
+/** undefined when the user had no alerts that day. day: YYYY-MM-DD in the user's zone. */
+export async function buildDigest(
+  database: Database,
+  user: DigestUser,
+  day: string,
+  options: { from: string; siteUrl: string },
+): Promise<AlertMail | undefined> {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`bad day ${day}`);
+  const zone = user.timeZone ?? "Europe/Madrid";
+  const rows = await database.rows<{
+    document_id: string;
+    title: string;
+    profile_id: string;
+    profile_name: string | null;
+    first: number;
+  }>(sql`
+    select a.document_id, a.title, a.profile_id, p.name as profile_name, min(a.id) as first
+    from alerts a left join alert_profiles p on p.id = a.profile_id
+    where a.user_id = ${user.userId} and p.email_mode = 'digest' and (a.created_at at time zone ${zone})::date = ${day}::date
+    group by a.document_id, a.title, a.profile_id, p.name
+    order by first`);
+  if (!rows.length) return undefined;
+  const items = new Map<string, DigestItem>();
+  for (const row of rows) {
+    const item = items.get(row.document_id) ?? { documentId: row.document_id, title: row.title, profiles: [] };
+    item.profiles.push({ id: row.profile_id, name: row.profile_name ?? "—" });
+    items.set(row.document_id, item);
+  }
+  return digestMail([...items.values()], {
+    from: options.from,
+    to: user.email,
+    language: user.language,
+    day,
+    siteUrl: options.siteUrl,
+    userId: user.userId,
+  });
+}
+
+function localParts(now: Date, zone: string): { day: string; hour: number } {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: zone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(now);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return { day: `${get("year")}-${get("month")}-${get("day")}`, hour: Number(get("hour")) };
+}
+
+function previousDay(day: string): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Enqueues the digests due at `now`; returns how many were newly stored. */
+export async function enqueueDueDigests(
+  database: Database,
+  deps: { directory: AlertDirectory; from: string; siteUrl: string; now?: Date },
+): Promise<number> {
+  const now = deps.now ?? new Date();
+  const profiles = await database.rows<{
+    user_id: string | null;
+    group_id: string | null;
+    digest_hour: number;
+    time_zone: string;
+    organization_id: string;
+  }>(sql`
+    select distinct user_id, group_id, digest_hour, time_zone, organization_id from alert_profiles
+    where email_mode = 'digest' and not muted`);
+  const userIds = [...new Set(profiles.flatMap((p) => (p.user_id ? [p.user_id] : [])))];
+  const groupIds = [...new Set(profiles.flatMap((p) => (p.group_id ? [p.group_id] : [])))];
+  const [users, groups] = await Promise.all([
+    userIds.length ? deps.directory.users(userIds) : new Map<string, Recipient>(),
+    groupIds.length ? deps.directory.groupMembers(groupIds) : new Map<string, Recipient[]>(),
+  ]);
+  // One digest per user: the first due (zone, hour) among the user's digest profiles decides.
+  const due = new Map<string, { recipient: Recipient; zone: string; day: string; organizationId: string }>();
+  for (const profile of profiles) {
+    const { day, hour } = localParts(now, profile.time_zone);
+    if (hour !== Number(profile.digest_hour)) continue;
+    const recipients = profile.user_id
+      ? [users.get(profile.user_id)].filter((r): r is Recipient => Boolean(r))
+      : (groups.get(profile.group_id ?? "") ?? []);
+    for (const recipient of recipients) {
+      if (!due.has(recipient.userId))
+        due.set(recipient.userId, {
+          recipient,
+          zone: profile.time_zone,
+          day: previousDay(day),
+          organizationId: profile.organization_id,
+        });
+    }
+  }
+  let stored = 0;
+  for (const { recipient, zone, day, organizationId } of due.values()) {
+    const mail = await buildDigest(database, { ...recipient, timeZone: zone }, day, {
+      from: deps.from,
+      siteUrl: deps.siteUrl,
+    });
+    if (!mail) continue;
+    const rows = await database.rows(sql`
+      insert into deliveries (id, match_key, channel, recipient, organization_id, payload)
+      values (${randomUUID()}, ${`digest:${recipient.userId}:${day}`}, 'mail', ${recipient.email}, ${organizationId}, ${JSON.stringify(mail)}::jsonb)
+      on conflict do nothing returning id`);
+    stored += rows.length;
+  }
+  return stored;
+}

@@ -1,0 +1,262 @@
+/**
+ * Matching, as a job function: one document against every non-muted profile and every webhook
+ * subscription. Matches are recorded once per (document, profile) (unique index, insert … on
+ * conflict do nothing), and each new match enqueues its deliveries in the same transaction, so a
+ * delivery exists exactly when its match does, even when two instances run this at once.
+ */
+import { randomUUID } from "node:crypto";
+import { and, arrayContains, arrayOverlaps, eq, lte, or, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { alertProfiles, webhooks } from "../db/schema.ts";
+import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
+
+export interface Recipient {
+  userId: string;
+  email: string;
+  language: Lang;
+}
+
+/** Who is behind a profile: the auth capability provides this (users and groups are its tables). */
+export interface AlertDirectory {
+  users(userIds: string[]): Promise<Map<string, Recipient>>;
+  groupMembers(groupIds: string[]): Promise<Map<string, Recipient[]>>;
+}
+
+/** Loads a stored Document (the contract's shape) by id; the documents capability provides it. */
+export type DocumentLoader = (documentId: string) => Promise<(MatchableDocument & Record<string, unknown>) | undefined>;
+
+/** mail: a ready message (shares); email: an alert mail built at send time. */
+export type Channel = "inapp" | "email" | "mail" | "chat" | "webhook";
+
+export interface InAppPayload {
+  userId: string;
+  documentId: string;
+  profileId: string;
+  title: string;
+}
+export interface EmailPayload extends InAppPayload {
+  email: string;
+  language: Lang;
+  profileName: string;
+  officialUrl: string;
+  publishedOn: string;
+}
+export interface ChatPayload {
+  url: string;
+  /** Set when a member shared the document to the group's chat (instead of a profile match). */
+  sharedBy?: string;
+  format: "slack" | "teams";
+  language: Lang;
+  documentId: string;
+  profileId: string;
+  profileName: string;
+  title: string;
+  officialUrl: string;
+  publishedOn: string;
+}
+export interface WebhookPayload {
+  webhookId: string;
+  body: { type: "document.matched"; timestamp: string; data: { webhookId: string; document: unknown } };
+}
+
+/** Webhook deliveries are retried for this long. */
+export const webhookRetryWindowMs = 24 * 60 * 60 * 1000;
+
+/** Slack's incoming webhooks live on hooks.slack.com; Teams' on Microsoft hosts; elsewhere (tests) a path naming "teams". */
+export function chatFormat(url: string): "slack" | "teams" {
+  const parsed = new URL(url);
+  if (parsed.hostname === "hooks.slack.com") return "slack";
+  if (/(\.webhook\.office\.com|\.logic\.azure\.com|\.powerplatform\.com)$/.test(parsed.hostname)) return "teams";
+  return /teams/i.test(parsed.pathname) ? "teams" : "slack";
+}
+
+interface NewDelivery {
+  id: string;
+  matchKey: string;
+  channel: Channel;
+  recipient: string;
+  organizationId: string | null;
+  payload: unknown;
+  giveUpAt: Date | null;
+}
+
+export interface MatchResult {
+  candidates: number;
+  matched: number;
+  newMatches: number;
+  deliveries: number;
+}
+
+const chunkSize = 1000;
+
+function chunks<T>(items: T[], size = chunkSize): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The SQL prefilter: the organisation-independent filters a document decides by itself. */
+function prefilter(table: typeof alertProfiles | typeof webhooks, document: MatchableDocument) {
+  const areaIds = document.areas.map((area) => area.id);
+  return [
+    or(sql`cardinality(${table.areas}) = 0`, areaIds.length ? arrayOverlaps(table.areas, areaIds) : sql`false`),
+    or(sql`cardinality(${table.jurisdictions}) = 0`, arrayContains(table.jurisdictions, [document.jurisdiction])),
+    or(sql`cardinality(${table.kinds}) = 0`, arrayContains(table.kinds, [document.kind])),
+    or(sql`cardinality(${table.sources}) = 0`, arrayContains(table.sources, [document.source])),
+    lte(table.minRelevance, relevanceRank[document.relevance] ?? 0),
+  ];
+}
+
+export async function matchDocument(
+  database: Database,
+  documentId: string,
+  deps: { loadDocument: DocumentLoader; directory: AlertDirectory; now?: Date },
+): Promise<MatchResult> {
+  const document = await deps.loadDocument(documentId);
+  if (!document) return { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
+  const { db } = database;
+  const candidates = (await db
+    .select()
+    .from(alertProfiles)
+    .where(and(eq(alertProfiles.muted, false), ...prefilter(alertProfiles, document)))) as Profile[];
+  const matched = candidates
+    .map((profile) => ({ profile, result: matches(profile, document) }))
+    .filter((entry) => entry.result.matched);
+  const hooks = await db
+    .select({
+      id: webhooks.id,
+      organizationId: webhooks.organizationId,
+      query: webhooks.query,
+      areas: webhooks.areas,
+      jurisdictions: webhooks.jurisdictions,
+      kinds: webhooks.kinds,
+      sources: webhooks.sources,
+      minRelevance: webhooks.minRelevance,
+    })
+    .from(webhooks)
+    .where(and(...prefilter(webhooks, document)));
+  const matchedHooks = hooks.filter((hook) => matches(hook, document).matched);
+
+  // Recipients, read once for every matched profile (outside the transaction: no locks held).
+  const userIds = [...new Set(matched.flatMap(({ profile }) => (profile.userId ? [profile.userId] : [])))];
+  const groupIds = [...new Set(matched.flatMap(({ profile }) => (profile.groupId ? [profile.groupId] : [])))];
+  const [users, groups] = await Promise.all([
+    userIds.length ? deps.directory.users(userIds) : new Map<string, Recipient>(),
+    groupIds.length ? deps.directory.groupMembers(groupIds) : new Map<string, Recipient[]>(),
+  ]);
+
+  const now = deps.now ?? new Date();
+  const title = document.title;
+  const officialUrl = String(document.officialUrl ?? "");
+  const publishedOn = String(document.publishedOn ?? "");
+
+  return db.transaction(async (tx) => {
+    // One statement per chunk with the rows as one JSON parameter (fewer bound parameters than VALUES lists).
+    const inserted: { id: string; profileId: string }[] = [];
+    for (const part of chunks(matched, 5000)) {
+      const json = JSON.stringify(
+        part.map(({ profile, result }) => ({ i: randomUUID(), p: profile.id, r: result.reasons })),
+      );
+      const result = (await tx.execute(sql`
+        insert into alert_matches (id, document_id, profile_id, reasons)
+        select (r->>'i')::uuid, ${documentId}::uuid, (r->>'p')::uuid, r->'r' from jsonb_array_elements(${json}::jsonb) r
+        on conflict do nothing
+        returning id, profile_id`)) as unknown as { rows: { id: string; profile_id: string }[] };
+      for (const row of result.rows) inserted.push({ id: row.id, profileId: row.profile_id });
+    }
+    const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
+    const rows: NewDelivery[] = [];
+    for (const match of inserted) {
+      const profile = byId.get(match.profileId);
+      if (!profile) continue;
+      const recipients = profile.userId
+        ? [users.get(profile.userId)].filter((r): r is Recipient => Boolean(r))
+        : (groups.get(profile.groupId ?? "") ?? []);
+      for (const recipient of recipients) {
+        const base: InAppPayload = { userId: recipient.userId, documentId, profileId: profile.id, title };
+        rows.push({
+          id: randomUUID(),
+          matchKey: match.id,
+          channel: "inapp",
+          recipient: recipient.userId,
+          organizationId: profile.organizationId,
+          payload: base,
+          giveUpAt: null,
+        });
+        if (profile.emailMode === "immediate") {
+          const payload: EmailPayload = {
+            ...base,
+            email: recipient.email,
+            language: recipient.language,
+            profileName: profile.name,
+            officialUrl,
+            publishedOn,
+          };
+          rows.push({
+            id: randomUUID(),
+            matchKey: match.id,
+            channel: "email",
+            recipient: recipient.userId,
+            organizationId: profile.organizationId,
+            payload,
+            giveUpAt: null,
+          });
+        }
+      }
+      if (profile.groupId && profile.chatWebhookUrl) {
+        const payload: ChatPayload = {
+          url: profile.chatWebhookUrl,
+          format: chatFormat(profile.chatWebhookUrl),
+          language: profile.language === "en" ? "en" : "es",
+          documentId,
+          profileId: profile.id,
+          profileName: profile.name,
+          title,
+          officialUrl,
+          publishedOn,
+        };
+        rows.push({
+          id: randomUUID(),
+          matchKey: match.id,
+          channel: "chat",
+          recipient: profile.chatWebhookUrl,
+          organizationId: profile.organizationId,
+          payload,
+          giveUpAt: null,
+        });
+      }
+    }
+    for (const hook of matchedHooks) {
+      const payload: WebhookPayload = {
+        webhookId: hook.id,
+        body: { type: "document.matched", timestamp: now.toISOString(), data: { webhookId: hook.id, document } },
+      };
+      rows.push({
+        id: randomUUID(),
+        matchKey: `webhook:${documentId}`,
+        channel: "webhook",
+        recipient: hook.id,
+        organizationId: hook.organizationId,
+        payload,
+        giveUpAt: new Date(now.getTime() + webhookRetryWindowMs),
+      });
+    }
+    let enqueued = 0;
+    for (const part of chunks(rows, 5000)) {
+      const json = JSON.stringify(part);
+      const done = (await tx.execute(sql`
+        insert into deliveries (id, match_key, channel, recipient, organization_id, payload, give_up_at)
+        select (r->>'id')::uuid, r->>'matchKey', r->>'channel', r->>'recipient', r->>'organizationId', r->'payload', (r->>'giveUpAt')::timestamptz
+        from jsonb_array_elements(${json}::jsonb) r
+        on conflict do nothing
+        returning id`)) as unknown as { rows: unknown[] };
+      enqueued += done.rows.length;
+    }
+    return {
+      candidates: candidates.length,
+      matched: matched.length,
+      newMatches: inserted.length,
+      deliveries: enqueued,
+    };
+  });
+}

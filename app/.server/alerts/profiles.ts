@@ -1,0 +1,306 @@
+/**
+ * Alert profiles: the input schema (create/update, shared with the browser, messages in es/en),
+ * storage, and the pure `matches(profile, document)` used by the matcher.
+ */
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { alertProfiles } from "../db/schema.ts";
+import type { Relevance } from "../documents/types.ts";
+import { areaIds, jurisdictionIds, kindIds, sourceIds } from "./taxonomy-ids.ts";
+
+export type Lang = "es" | "en";
+
+export const relevanceRank: Record<Relevance, number> = { low: 1, medium: 2, high: 3 };
+
+/** What matching reads of a Document (the contract's shape plus the text when the store has it). */
+export interface MatchableDocument {
+  id: string;
+  source: string;
+  title: string;
+  titles?: { es?: string; en?: string };
+  text?: string;
+  jurisdiction: string;
+  kind: string;
+  relevance: Relevance;
+  areas: { id: string }[];
+  publishedOn?: string;
+  officialUrl?: string;
+}
+
+const messages = {
+  es: {
+    name: "Indique un nombre (máximo 120 caracteres).",
+    area: "Área desconocida.",
+    jurisdiction: "Jurisdicción desconocida.",
+    kind: "Tipo de documento desconocido.",
+    source: "Fuente desconocida.",
+    relevance: "Relevancia no válida: high, medium o low.",
+    keyword: "Cada palabra clave debe tener entre 2 y 80 caracteres.",
+    email: "Modo de correo no válido: off, immediate o digest.",
+    hour: "La hora debe estar entre 0 y 23.",
+    timeZone: "Zona horaria desconocida.",
+    chatUrl: "La URL del chat debe ser https de Slack o Microsoft Teams.",
+    language: "Idioma no válido: es o en.",
+    owner: "El perfil pertenece a un usuario o a un grupo, no a ambos.",
+    chatGroupOnly: "Solo los perfiles de grupo envían al chat del grupo.",
+  },
+  en: {
+    name: "Enter a name (at most 120 characters).",
+    area: "Unknown area.",
+    jurisdiction: "Unknown jurisdiction.",
+    kind: "Unknown document kind.",
+    source: "Unknown source.",
+    relevance: "Invalid relevance: high, medium or low.",
+    keyword: "Each keyword must have 2 to 80 characters.",
+    email: "Invalid email mode: off, immediate or digest.",
+    hour: "The hour must be between 0 and 23.",
+    timeZone: "Unknown time zone.",
+    chatUrl: "The chat URL must be an https Slack or Microsoft Teams URL.",
+    language: "Invalid language: es or en.",
+    owner: "A profile belongs to a user or to a group, not both.",
+    chatGroupOnly: "Only group profiles post to the group's chat.",
+  },
+} satisfies Record<Lang, Record<string, string>>;
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Slack and Teams incoming-webhook hosts. */
+export function isChatWebhookUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "https:") return false;
+    const host = url.hostname.toLowerCase();
+    return (
+      host === "hooks.slack.com" ||
+      host.endsWith(".webhook.office.com") ||
+      host.endsWith(".logic.azure.com") ||
+      host.endsWith(".powerplatform.com")
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The create/update schema in the user's language. */
+export function profileInputSchema(lang: Lang) {
+  const m = messages[lang];
+  const list = <T extends readonly [string, ...string[]]>(ids: T, message: string) =>
+    z
+      .array(z.enum(ids, { error: message }))
+      .max(ids.length)
+      .default([]);
+  return z
+    .object({
+      name: z.string({ error: m.name }).trim().min(1, m.name).max(120, m.name),
+      userId: z.string().min(1).nullable().default(null),
+      groupId: z.string().min(1).nullable().default(null),
+      areas: list(areaIds, m.area),
+      jurisdictions: list(jurisdictionIds, m.jurisdiction),
+      kinds: list(kindIds, m.kind),
+      sources: list(sourceIds, m.source),
+      minRelevance: z.enum(["high", "medium", "low"], { error: m.relevance }).nullable().default(null),
+      keywords: z.array(z.string().trim().min(2, m.keyword).max(80, m.keyword)).max(50).default([]),
+      query: z.string().trim().max(500).nullable().default(null),
+      email: z.enum(["off", "immediate", "digest"], { error: m.email }).default("off"),
+      digestHour: z.number({ error: m.hour }).int(m.hour).min(0, m.hour).max(23, m.hour).default(8),
+      timeZone: z.string().refine(validTimeZone, m.timeZone).default("Europe/Madrid"),
+      chatWebhookUrl: z.string().refine(isChatWebhookUrl, m.chatUrl).nullable().default(null),
+      language: z.enum(["es", "en"], { error: m.language }).default(lang),
+      muted: z.boolean().default(false),
+    })
+    .strict()
+    .superRefine((value, ctx) => {
+      if (Boolean(value.userId) === Boolean(value.groupId))
+        ctx.addIssue({ code: "custom", path: ["groupId"], message: m.owner });
+      if (value.chatWebhookUrl && !value.groupId)
+        ctx.addIssue({ code: "custom", path: ["chatWebhookUrl"], message: m.chatGroupOnly });
+    });
+}
+
+export type ProfileInput = z.output<ReturnType<typeof profileInputSchema>>;
+
+/** A stored profile as matching and delivery read it. */
+export interface Profile {
+  id: string;
+  organizationId: string;
+  userId: string | null;
+  groupId: string | null;
+  name: string;
+  areas: string[];
+  jurisdictions: string[];
+  kinds: string[];
+  sources: string[];
+  minRelevance: number;
+  keywords: string[];
+  query: string | null;
+  emailMode: string;
+  digestHour: number;
+  timeZone: string;
+  chatWebhookUrl: string | null;
+  language: string;
+  muted: boolean;
+}
+
+/** Lower case, accents and punctuation folded: "Blanqueo de CAPITALES" ≈ "blanqueo de capitales". */
+export function fold(value: string): string {
+  return value
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+function containsPhrase(haystack: string, phrase: string): boolean {
+  const needle = fold(phrase);
+  return needle.length > 0 && ` ${haystack} `.includes(` ${needle} `);
+}
+
+export interface FilterSet {
+  areas: string[];
+  jurisdictions: string[];
+  kinds: string[];
+  sources: string[];
+  minRelevance: number;
+  keywords?: string[];
+  query?: string | null;
+}
+
+/** Why a document passes a filter set; matched only when every set filter holds. */
+export function matches(profile: FilterSet, document: MatchableDocument): { matched: boolean; reasons: string[] } {
+  const reasons: string[] = [];
+  if (profile.areas.length) {
+    const hit = document.areas.map((a) => a.id).filter((id) => profile.areas.includes(id));
+    if (!hit.length) return { matched: false, reasons: [] };
+    reasons.push(`area:${hit.join(",")}`);
+  }
+  if (profile.jurisdictions.length) {
+    if (!profile.jurisdictions.includes(document.jurisdiction)) return { matched: false, reasons: [] };
+    reasons.push(`jurisdiction:${document.jurisdiction}`);
+  }
+  if (profile.kinds.length) {
+    if (!profile.kinds.includes(document.kind)) return { matched: false, reasons: [] };
+    reasons.push(`kind:${document.kind}`);
+  }
+  if (profile.sources.length) {
+    if (!profile.sources.includes(document.source)) return { matched: false, reasons: [] };
+    reasons.push(`source:${document.source}`);
+  }
+  if (profile.minRelevance > 0) {
+    if ((relevanceRank[document.relevance] ?? 0) < profile.minRelevance) return { matched: false, reasons: [] };
+    reasons.push(`relevance:${document.relevance}`);
+  }
+  const keywords = profile.keywords ?? [];
+  const query = profile.query?.trim();
+  if (keywords.length || query) {
+    const haystack = fold(
+      [document.title, document.titles?.es ?? "", document.titles?.en ?? "", document.text ?? ""].join(" "),
+    );
+    if (keywords.length) {
+      const hit = keywords.filter((keyword) => containsPhrase(haystack, keyword));
+      if (!hit.length) return { matched: false, reasons: [] };
+      reasons.push(`keywords:${hit.join(",")}`);
+    }
+    if (query) {
+      const words = fold(query).split(" ").filter(Boolean);
+      if (!words.every((word) => containsPhrase(haystack, word))) return { matched: false, reasons: [] };
+      reasons.push(`query:${query}`);
+    }
+  }
+  return { matched: true, reasons: reasons.length ? reasons : ["all"] };
+}
+
+function toRow(organizationId: string, input: ProfileInput) {
+  return {
+    organizationId,
+    userId: input.userId,
+    groupId: input.groupId,
+    name: input.name,
+    areas: [...input.areas],
+    jurisdictions: [...input.jurisdictions],
+    kinds: [...input.kinds],
+    sources: [...input.sources],
+    minRelevance: input.minRelevance ? relevanceRank[input.minRelevance] : 0,
+    keywords: input.keywords,
+    query: input.query || null,
+    emailMode: input.email,
+    digestHour: input.digestHour,
+    timeZone: input.timeZone,
+    chatWebhookUrl: input.chatWebhookUrl,
+    language: input.language,
+    muted: input.muted,
+  };
+}
+
+export async function createProfile(db: Db, organizationId: string, input: ProfileInput): Promise<Profile> {
+  const [row] = await db
+    .insert(alertProfiles)
+    .values({ id: randomUUID(), ...toRow(organizationId, input) })
+    .returning();
+  return row as Profile;
+}
+
+export async function updateProfile(
+  db: Db,
+  organizationId: string,
+  id: string,
+  input: ProfileInput,
+): Promise<Profile | undefined> {
+  const [row] = await db
+    .update(alertProfiles)
+    .set({ ...toRow(organizationId, input), updatedAt: new Date() })
+    .where(and(eq(alertProfiles.id, id), eq(alertProfiles.organizationId, organizationId)))
+    .returning();
+  return row as Profile | undefined;
+}
+
+export async function setMuted(db: Db, organizationId: string, id: string, muted: boolean): Promise<boolean> {
+  const rows = await db
+    .update(alertProfiles)
+    .set({ muted, updatedAt: new Date() })
+    .where(and(eq(alertProfiles.id, id), eq(alertProfiles.organizationId, organizationId)))
+    .returning({ id: alertProfiles.id });
+  return rows.length > 0;
+}
+
+/** The filters of a validated input, as matching reads them (the preview before saving). */
+export function filtersOf(input: ProfileInput): FilterSet {
+  const row = toRow("", input);
+  return {
+    areas: row.areas,
+    jurisdictions: row.jurisdictions,
+    kinds: row.kinds,
+    sources: row.sources,
+    minRelevance: row.minRelevance,
+    keywords: row.keywords,
+    query: row.query,
+  };
+}
+
+/**
+ * "Documents of the last 30 days this profile would have matched": the caller passes the recent
+ * documents (the documents store's query for publishedOn ≥ today − 30); newest first, with reasons.
+ */
+export function previewMatches(
+  filters: FilterSet,
+  recent: MatchableDocument[],
+  limit = 50,
+): { total: number; items: { document: MatchableDocument; reasons: string[] }[] } {
+  const hits = recent
+    .map((document) => ({ document, result: matches(filters, document) }))
+    .filter((hit) => hit.result.matched)
+    .sort((a, b) => (b.document.publishedOn ?? "").localeCompare(a.document.publishedOn ?? ""));
+  return {
+    total: hits.length,
+    items: hits.slice(0, limit).map((hit) => ({ document: hit.document, reasons: hit.result.reasons })),
+  };
+}

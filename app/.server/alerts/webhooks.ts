@@ -1,0 +1,175 @@
+/**
+ * API webhook subscriptions (POST/GET/DELETE /api/v1/webhooks): the input schema with fieldErrors
+ * in es/en, and the functions the routes call. The secret (`whsec_` + base64 of 32 random bytes)
+ * is returned only by createWebhook.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { isIP } from "node:net";
+import { and, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { webhooks } from "../db/schema.ts";
+import { type Lang, relevanceRank } from "./profiles.ts";
+import { areaIds, jurisdictionIds, kindIds, sourceIds } from "./taxonomy-ids.ts";
+
+const m = {
+  es: {
+    url: "La URL debe ser http(s) y pública.",
+    area: "Área desconocida.",
+    jurisdiction: "Jurisdicción desconocida.",
+    kind: "Tipo de documento desconocido.",
+    source: "Fuente desconocida.",
+    relevance: "Relevancia no válida: high, medium o low.",
+    q: "La búsqueda admite hasta 500 caracteres.",
+  },
+  en: {
+    url: "The URL must be a public http(s) URL.",
+    area: "Unknown area.",
+    jurisdiction: "Unknown jurisdiction.",
+    kind: "Unknown document kind.",
+    source: "Unknown source.",
+    relevance: "Invalid relevance: high, medium or low.",
+    q: "The query takes at most 500 characters.",
+  },
+} as const;
+
+/** Loopback, private, link-local, CGNAT, unique-local and unspecified addresses (IPv4 and IPv6). */
+export function isPrivateAddress(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
+  const version = isIP(h);
+  if (version === 4) {
+    const [a = 0, b = 0] = h.split(".").map(Number);
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
+  }
+  if (version === 6) {
+    if (h === "::" || h === "::1") return true;
+    const mapped = h.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
+    if (mapped?.[1]) return isPrivateAddress(mapped[1]);
+    return /^(fc|fd|fe8|fe9|fea|feb)/.test(h);
+  }
+  return false;
+}
+
+export function webhookUrlAllowed(value: string, allowPrivate: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return false;
+  if (url.username || url.password) return false;
+  return allowPrivate || !isPrivateAddress(url.hostname);
+}
+
+/** allowPrivate: WEBHOOKS_ALLOW_PRIVATE_URLS=1 (tests with a receiver on 127.0.0.1). */
+export function webhookInputSchema(lang: Lang, options: { allowPrivate?: boolean } = {}) {
+  const t = m[lang];
+  const list = <T extends readonly [string, ...string[]]>(ids: T, message: string) =>
+    z
+      .array(z.enum(ids, { error: message }))
+      .max(ids.length)
+      .default([]);
+  return z
+    .object({
+      url: z
+        .string({ error: t.url })
+        .max(2000, t.url)
+        .refine((v) => webhookUrlAllowed(v, options.allowPrivate ?? false), t.url),
+      areas: list(areaIds, t.area),
+      jurisdictions: list(jurisdictionIds, t.jurisdiction),
+      kinds: list(kindIds, t.kind),
+      sources: list(sourceIds, t.source),
+      minRelevance: z.enum(["high", "medium", "low"], { error: t.relevance }).nullable().default(null),
+      q: z.string({ error: t.q }).trim().max(500, t.q).nullable().default(null),
+    })
+    .strict();
+}
+
+export type WebhookInput = z.output<ReturnType<typeof webhookInputSchema>>;
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  areas: string[];
+  jurisdictions: string[];
+  kinds: string[];
+  sources: string[];
+  minRelevance: "high" | "medium" | "low" | null;
+  q: string | null;
+  createdAt: string;
+}
+
+const rankName = ["", "low", "medium", "high"] as const;
+
+function view(row: typeof webhooks.$inferSelect): WebhookView {
+  return {
+    id: row.id,
+    url: row.url,
+    areas: row.areas,
+    jurisdictions: row.jurisdictions,
+    kinds: row.kinds,
+    sources: row.sources,
+    minRelevance: (rankName[row.minRelevance] || null) as WebhookView["minRelevance"],
+    q: row.query,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+/** Validate with webhookInputSchema first; returns the view plus the secret, shown once. */
+export async function createWebhook(
+  tx: Db,
+  orgId: string,
+  input: WebhookInput,
+): Promise<WebhookView & { secret: string }> {
+  const secret = newWebhookSecret();
+  const [row] = await tx
+    .insert(webhooks)
+    .values({
+      id: randomUUID(),
+      organizationId: orgId,
+      url: input.url,
+      areas: [...input.areas],
+      jurisdictions: [...input.jurisdictions],
+      kinds: [...input.kinds],
+      sources: [...input.sources],
+      minRelevance: input.minRelevance ? relevanceRank[input.minRelevance] : 0,
+      query: input.q || null,
+      secret,
+    })
+    .returning();
+  if (!row) throw new Error("webhook insert returned nothing");
+  return { ...view(row), secret };
+}
+
+export async function listWebhooks(tx: Db, orgId: string): Promise<WebhookView[]> {
+  const rows = await tx
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.organizationId, orgId))
+    .orderBy(desc(webhooks.createdAt));
+  return rows.map(view);
+}
+
+/** true when the organisation had it (the route answers 204, else 404). */
+export async function deleteWebhook(tx: Db, orgId: string, id: string): Promise<boolean> {
+  if (!z.uuid().safeParse(id).success) return false;
+  const rows = await tx
+    .delete(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, orgId)))
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,289 @@
+/**
+ * The delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, with a lease, like the
+ * contact outbox), sends each on its channel, retries with exponential backoff and jitter, and
+ * marks a row dead after the limit (webhooks: after their 24 h window).
+ */
+import { eq, sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import type { Database } from "../db/client.ts";
+import { deliveries, webhooks } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import type { MailTransport } from "../mail/transport.ts";
+import { retryDelayMs } from "../outbox/worker.ts";
+import { alertsChannel } from "./inbox.ts";
+import type { ChatPayload, EmailPayload, InAppPayload, WebhookPayload } from "./matching.ts";
+import { type AlertMail, immediateMail, slackMessage, teamsMessage } from "./messages.ts";
+
+export interface DeliverySettings {
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Attempts before a non-webhook delivery is dead. */
+  maxAttempts: number;
+  pollMs: number;
+  leaseMs: number;
+  /** Timeout of one chat or webhook POST. */
+  httpTimeoutMs: number;
+  batchSize: number;
+}
+
+export const defaultDeliverySettings: DeliverySettings = {
+  retryBaseMs: 5000,
+  retryMaxMs: 30 * 60_000,
+  maxAttempts: 12,
+  pollMs: 500,
+  leaseMs: 120_000,
+  httpTimeoutMs: 10_000,
+  batchSize: 32,
+};
+
+interface Claimed {
+  id: string;
+  channel: string;
+  recipient: string;
+  payload: unknown;
+  attempts: number;
+  give_up_at: Date | string | null;
+}
+
+export interface DeliveryWorker {
+  start(): void;
+  drain(): Promise<number>;
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+class PermanentFailure extends Error {}
+
+async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    redirect: "error",
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  // Drain the body so the connection is reused.
+  const text = await response.text().catch(() => "");
+  if (response.status < 200 || response.status > 299) throw new Error(`HTTP ${response.status} ${text.slice(0, 200)}`);
+}
+
+export function createDeliveryWorker(deps: {
+  database: Database;
+  transport: MailTransport;
+  mailFrom: string;
+  siteUrl: string;
+  settings?: Partial<DeliverySettings>;
+  log: Logger;
+}): DeliveryWorker {
+  const { database } = deps;
+  const settings = { ...defaultDeliverySettings, ...deps.settings };
+  const log = deps.log.child({ component: "deliveries" });
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+
+  async function claim(): Promise<Claimed[]> {
+    return database.rows<Claimed>(sql`
+      update deliveries set status = 'sending', attempts = attempts + 1,
+        lease_until = now() + (${settings.leaseMs}::int * interval '1 millisecond')
+      where id in (
+        select id from deliveries
+        where (status = 'pending' and next_attempt_at <= now())
+           or (status = 'sending' and lease_until < now())
+        order by next_attempt_at
+        limit ${settings.batchSize}
+        for update skip locked)
+      returning id, channel, recipient, payload, attempts, give_up_at`);
+  }
+
+  async function send(row: Claimed): Promise<void> {
+    switch (row.channel) {
+      case "inapp": {
+        const p = row.payload as InAppPayload;
+        // The alert, its notification and the delivery's state commit together.
+        await database.db.transaction(async (tx) => {
+          const inserted = (await tx.execute(sql`
+            insert into alerts (user_id, document_id, profile_id, title)
+            values (${p.userId}, ${p.documentId}, ${p.profileId}, ${p.title})
+            on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
+          const id = inserted.rows[0]?.id;
+          if (id !== undefined) await tx.execute(sql`select pg_notify(${alertsChannel}, ${String(id)})`);
+          await tx
+            .update(deliveries)
+            .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
+            .where(eq(deliveries.id, row.id));
+        });
+        return;
+      }
+      case "email": {
+        const p = row.payload as EmailPayload;
+        await deps.transport.send(immediateMail(p, { from: deps.mailFrom, siteUrl: deps.siteUrl, deliveryId: row.id }));
+        break;
+      }
+      case "mail": {
+        await deps.transport.send(row.payload as AlertMail);
+        break;
+      }
+      case "chat": {
+        const p = row.payload as ChatPayload;
+        const message = p.format === "teams" ? teamsMessage(p, deps.siteUrl) : slackMessage(p, deps.siteUrl);
+        await post(p.url, JSON.stringify(message), {}, settings.httpTimeoutMs);
+        break;
+      }
+      case "webhook": {
+        const p = row.payload as WebhookPayload;
+        const [hook] = await database.db.select().from(webhooks).where(eq(webhooks.id, p.webhookId));
+        if (!hook) throw new PermanentFailure("webhook deleted");
+        const body = JSON.stringify(p.body);
+        const timestamp = new Date();
+        // The delivery id is the message id: a retry carries the same webhook-id, so receivers can deduplicate.
+        const signature = new Webhook(hook.secret).sign(row.id, timestamp, body);
+        await post(
+          hook.url,
+          body,
+          {
+            "webhook-id": row.id,
+            "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+            "webhook-signature": signature,
+          },
+          settings.httpTimeoutMs,
+        );
+        break;
+      }
+      default:
+        throw new PermanentFailure(`unknown channel ${row.channel}`);
+    }
+    await database.db
+      .update(deliveries)
+      .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
+      .where(eq(deliveries.id, row.id));
+  }
+
+  async function process(row: Claimed): Promise<void> {
+    try {
+      await send(row);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      const giveUpAt = row.give_up_at ? new Date(row.give_up_at).getTime() : undefined;
+      const delay = retryDelayMs(row.attempts, settings);
+      const dead =
+        error instanceof PermanentFailure ||
+        (giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= settings.maxAttempts);
+      if (dead) {
+        await database.db
+          .update(deliveries)
+          .set({ status: "dead", leaseUntil: null, lastError: reason })
+          .where(eq(deliveries.id, row.id));
+        log.error({ deliveryId: row.id, channel: row.channel, attempts: row.attempts, err: reason }, "delivery dead");
+        return;
+      }
+      await database.rows(sql`
+        update deliveries set status = 'pending', lease_until = null, last_error = ${reason},
+          next_attempt_at = now() + (${delay}::int * interval '1 millisecond')
+        where id = ${row.id}`);
+      log.warn(
+        { deliveryId: row.id, channel: row.channel, attempts: row.attempts, retryInMs: delay, err: reason },
+        "delivery failed, will retry",
+      );
+    }
+  }
+
+  async function drain(): Promise<number> {
+    let handled = 0;
+    while (!stopping) {
+      const rows = await claim();
+      if (rows.length === 0) break;
+      const results = await Promise.allSettled(rows.map((row) => process(row)));
+      const failed = results.find((result) => result.status === "rejected");
+      if (failed) throw failed.reason;
+      handled += rows.length;
+    }
+    return handled;
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (woken) {
+      woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    let failingSince = 0;
+    while (!stopping) {
+      try {
+        await drain();
+        failingSince = 0;
+      } catch (error) {
+        if (!failingSince || Date.now() - failingSince > 60_000) {
+          log.warn({ err: error }, "delivery poll failed");
+          failingSince = Date.now();
+        }
+      }
+      if (!stopping) await sleep(settings.pollMs);
+    }
+  }
+
+  return {
+    start() {
+      loop ??= run();
+    },
+    drain,
+    wake() {
+      woken = true;
+      wakeUp?.();
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await loop;
+    },
+  };
+}
+
+export interface FailedDelivery {
+  id: string;
+  channel: string;
+  recipient: string;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: Date;
+  createdAt: Date;
+}
+
+/** For admins: an organisation's deliveries that failed at least once (retrying) or are dead, newest first. */
+export async function failedDeliveries(
+  database: Database,
+  organizationId: string,
+  limit = 100,
+): Promise<FailedDelivery[]> {
+  return database.db
+    .select({
+      id: deliveries.id,
+      channel: deliveries.channel,
+      recipient: deliveries.recipient,
+      status: deliveries.status,
+      attempts: deliveries.attempts,
+      lastError: deliveries.lastError,
+      nextAttemptAt: deliveries.nextAttemptAt,
+      createdAt: deliveries.createdAt,
+    })
+    .from(deliveries)
+    .where(
+      sql`${deliveries.organizationId} = ${organizationId} and (${deliveries.status} = 'dead' or (${deliveries.status} <> 'sent' and ${deliveries.lastError} is not null))`,
+    )
+    .orderBy(sql`${deliveries.createdAt} desc`)
+    .limit(limit);
+}

@@ -1,0 +1,139 @@
+/**
+ * Alerts: profiles (what a user or a group wants to hear about), matches (one per document and
+ * profile), the durable deliveries outbox (one row per channel and recipient, stored before any
+ * attempt), the in-app alerts, and API webhook subscriptions. Ids of users, groups, organisations
+ * and documents are other capabilities' ids, kept as plain columns (foreign keys come at merge).
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const alertProfiles = pgTable(
+  "alert_profiles",
+  {
+    id: uuid("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    /** Exactly one of userId / groupId is set. */
+    userId: text("user_id"),
+    groupId: text("group_id"),
+    name: text("name").notNull(),
+    /** Empty array = any. */
+    areas: text("areas").array().notNull().default(sql`'{}'::text[]`),
+    jurisdictions: text("jurisdictions").array().notNull().default(sql`'{}'::text[]`),
+    kinds: text("kinds").array().notNull().default(sql`'{}'::text[]`),
+    sources: text("sources").array().notNull().default(sql`'{}'::text[]`),
+    /** 0 any, 1 low, 2 medium, 3 high: a document matches when its rank is at least this. */
+    minRelevance: smallint("min_relevance").notNull().default(0),
+    keywords: text("keywords").array().notNull().default(sql`'{}'::text[]`),
+    /** A saved search query (every word must appear, accent-insensitive). */
+    query: text("query"),
+    emailMode: text("email_mode").notNull().default("off"),
+    digestHour: smallint("digest_hour").notNull().default(8),
+    timeZone: text("time_zone").notNull().default("Europe/Madrid"),
+    chatWebhookUrl: text("chat_webhook_url"),
+    language: text("language").notNull().default("es"),
+    muted: boolean("muted").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("alert_profiles_org_idx").on(table.organizationId),
+    index("alert_profiles_user_idx").on(table.userId),
+    index("alert_profiles_group_idx").on(table.groupId),
+  ],
+);
+
+export const alertMatches = pgTable(
+  "alert_matches",
+  {
+    id: uuid("id").primaryKey(),
+    documentId: uuid("document_id").notNull(),
+    profileId: uuid("profile_id")
+      .notNull()
+      .references(() => alertProfiles.id, { onDelete: "cascade" }),
+    reasons: jsonb("reasons").notNull().default(sql`'[]'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("alert_matches_document_profile_uq").on(table.documentId, table.profileId),
+    index("alert_matches_profile_idx").on(table.profileId),
+  ],
+);
+
+/**
+ * One row per message to send. channel: inapp | email | chat | webhook. recipient: a user id,
+ * a chat URL or a webhook id. matchKey: the match id, or "webhook:<documentId>" for subscriptions.
+ * status: pending → sending → sent, or dead after the limit (webhooks: after giveUpAt).
+ */
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: uuid("id").primaryKey(),
+    matchKey: text("match_key").notNull(),
+    channel: text("channel").notNull(),
+    recipient: text("recipient").notNull(),
+    organizationId: text("organization_id"),
+    payload: jsonb("payload").notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    giveUpAt: timestamp("give_up_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("deliveries_match_channel_recipient_uq").on(table.matchKey, table.channel, table.recipient),
+    index("deliveries_due_idx").on(table.status, table.nextAttemptAt),
+  ],
+);
+
+/** The notification centre: one row per user, document and profile. The serial id is the SSE event id. */
+export const alerts = pgTable(
+  "alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: text("user_id").notNull(),
+    documentId: uuid("document_id").notNull(),
+    profileId: uuid("profile_id").notNull(),
+    title: text("title").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp("read_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("alerts_user_document_profile_uq").on(table.userId, table.documentId, table.profileId),
+    index("alerts_user_id_idx").on(table.userId, table.id),
+    index("alerts_user_document_idx").on(table.userId, table.documentId),
+  ],
+);
+
+/** API webhook subscriptions (POST /api/v1/webhooks). */
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: uuid("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    url: text("url").notNull(),
+    areas: text("areas").array().notNull().default(sql`'{}'::text[]`),
+    jurisdictions: text("jurisdictions").array().notNull().default(sql`'{}'::text[]`),
+    kinds: text("kinds").array().notNull().default(sql`'{}'::text[]`),
+    sources: text("sources").array().notNull().default(sql`'{}'::text[]`),
+    minRelevance: smallint("min_relevance").notNull().default(0),
+    query: text("query"),
+    secret: text("secret").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("webhooks_org_idx").on(table.organizationId)],
+);

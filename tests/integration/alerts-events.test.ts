@@ -1,0 +1,140 @@
+/** Real time: SSE replay from Last-Event-ID and live alerts, in process on PGlite and across two instances on PostgreSQL. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alertEventsResponse, createAlertHub } from "../../app/.server/alerts/events.ts";
+import { matchDocument } from "../../app/.server/alerts/matching.ts";
+import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
+import { createDeliveryWorker } from "../../app/.server/alerts/worker.ts";
+import type { Database } from "../../app/.server/db/client.ts";
+import { createLogger } from "../../app/.server/logger.ts";
+import { createMailTransport } from "../../app/.server/mail/transport.ts";
+import { memoryDirectory, memoryDocuments, openMigrated } from "../support/alerts-fixtures.ts";
+import { databaseTargets } from "../support/postgres.ts";
+
+const log = createLogger("silent");
+
+interface SseEvent {
+  event?: string;
+  id?: string;
+  data?: string;
+}
+
+/** Reads SSE frames off a Response body. */
+function sseReader(response: Response) {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const events: SseEvent[] = [];
+  let comments = 0;
+  let buffer = "";
+  const pump = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event: SseEvent = {};
+        for (const line of frame.split("\n")) {
+          if (line.startsWith(":")) comments++;
+          const [key, ...rest] = line.split(": ");
+          if (key === "event" || key === "id" || key === "data") event[key] = rest.join(": ");
+        }
+        if (event.event) events.push(event);
+        end = buffer.indexOf("\n\n");
+      }
+    }
+  })();
+  return { events, comments: () => comments, pump };
+}
+
+for (const target of databaseTargets()) {
+  describe(`alert events on ${target.name}`, () => {
+    let a: Database;
+    let b: Database;
+    let url: string | undefined;
+    const documents = memoryDocuments();
+    const directory = memoryDirectory([{ userId: "ana", email: "ana@example.com", language: "es" }], {});
+
+    beforeAll(async () => {
+      url = await target.create();
+      a = await openMigrated(url);
+      // Two instances on PostgreSQL; PGlite is one process, so the same database.
+      b = url ? await openMigrated(url) : a;
+    });
+    afterAll(async () => {
+      if (b !== a) await b?.close();
+      await a?.close();
+      await target.cleanup();
+    });
+
+    async function deliverOne(title: string) {
+      const doc = documents.add({ title });
+      await matchDocument(a, doc.id, { loadDocument: documents.load, directory });
+      const transport = createMailTransport({ dataDir: "/tmp", log });
+      const worker = createDeliveryWorker({
+        database: a,
+        transport,
+        mailFrom: "a@example.com",
+        siteUrl: "https://x.example",
+        log,
+      });
+      await worker.drain();
+      await worker.stop();
+      return doc;
+    }
+
+    it("replays what a page missed, then pushes live alerts from another instance", async () => {
+      await createProfile(
+        a.db,
+        "org1",
+        profileInputSchema("en").parse({ name: "All AML", userId: "ana", areas: ["aml"] }),
+      );
+      const hubA = await createAlertHub(a, { databaseUrl: url, log });
+      const hubB = await createAlertHub(b, { databaseUrl: url, log });
+      try {
+        const first = await deliverOne("First decree");
+        const firstPage = new AbortController();
+        const page1 = sseReader(
+          await alertEventsResponse(hubB, "ana", new Request("http://x/app/events", { signal: firstPage.signal })),
+        );
+        // A fresh page starts from now: the earlier alert is not pushed.
+        const second = await deliverOne("Second decree");
+        await expect.poll(() => page1.events.length, { timeout: 5000 }).toBe(1);
+        expect(page1.events[0]?.event).toBe("alert");
+        const data = JSON.parse(page1.events[0]?.data ?? "{}");
+        expect(data).toMatchObject({ documentId: second.id, title: "Second decree" });
+        expect(page1.events[0]?.id).toBe(String(data.alertId));
+        firstPage.abort();
+        await page1.pump;
+
+        // The page reconnects with Last-Event-ID of the first alert: it gets the second one, then a third live.
+        const firstId = Number(data.alertId) - 1;
+        const reconnect = new AbortController();
+        const page2 = sseReader(
+          await alertEventsResponse(
+            hubA,
+            "ana",
+            new Request("http://x/app/events", {
+              headers: { "last-event-id": String(firstId) },
+              signal: reconnect.signal,
+            }),
+            { heartbeatMs: 50 },
+          ),
+        );
+        await expect.poll(() => page2.events.length, { timeout: 5000 }).toBe(1);
+        expect(JSON.parse(page2.events[0]?.data ?? "{}").documentId).toBe(second.id);
+        const third = await deliverOne("Third decree");
+        await expect.poll(() => page2.events.length, { timeout: 5000 }).toBe(2);
+        expect(JSON.parse(page2.events[1]?.data ?? "{}").documentId).toBe(third.id);
+        await expect.poll(() => page2.comments(), { timeout: 2000 }).toBeGreaterThan(0);
+        reconnect.abort();
+        await page2.pump;
+        expect(page2.events.map((e) => JSON.parse(e.data ?? "{}").documentId)).not.toContain(first.id);
+      } finally {
+        await hubA.close();
+        await hubB.close();
+      }
+    });
+  });
+}

@@ -103,4 +103,62 @@ describe("accessibility", () => {
       await close();
     },
   );
+
+  test.each(schemes)("the contact form's success toast in %s mode has no axe violations", async (colorScheme) => {
+    const { page, errors, close } = await openPage(f.browser, {
+      locale: "es-ES",
+      viewport: { width: 1280, height: 900 },
+      colorScheme,
+    });
+    await page.goto(`${f.server.url}/#contact`);
+    await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
+    await scrollThrough(page);
+    const form = page.locator("#contact");
+    await form.getByLabel("Nombre").fill("Ana");
+    await form.getByLabel("Apellidos").fill("Núñez");
+    await form.getByLabel("Correo electrónico").fill("ana@example.com");
+    await form.getByLabel("Empresa").fill("ACME");
+    // The time trap wants a person's pace.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await page.getByRole("button", { name: "Solicitar demo" }).click();
+    await expect.poll(() => page.locator(".contact-toasts .toast").count(), { timeout: 10_000 }).toBe(1);
+    await page.waitForFunction(() => document.querySelector(".contact-toasts .toast.show") !== null);
+    const violations = await axeViolations(page);
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    // axe leaves translucent and fixed backgrounds "incomplete": measure the toast's text itself.
+    const toast = await page.evaluate(() => {
+      const body = document.querySelector(".contact-toasts .toast-body") as HTMLElement;
+      const rect = body.getBoundingClientRect();
+      const hit = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+      return {
+        color: getComputedStyle(body).color,
+        background: getComputedStyle(body.closest(".toast") as HTMLElement).backgroundColor,
+        inViewport: rect.top >= 0 && rect.bottom <= window.innerHeight,
+        // Not clipped away by an ancestor: the body's centre hits the toast.
+        visible: hit !== null && body.closest(".toast")?.contains(hit) === true,
+      };
+    });
+    expect(toast.inViewport).toBe(true);
+    expect(toast.visible).toBe(true);
+    expect(contrast(toast.color, toast.background), JSON.stringify(toast)).toBeGreaterThanOrEqual(4.5);
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
+
+/** WCAG contrast of two opaque computed colours ("rgb(r, g, b)"); a translucent one counts as unmeasurable (0). */
+function contrast(a: string, b: string): number {
+  const parse = (css: string) => {
+    const parts = css.match(/[\d.]+/g)?.map(Number) ?? [];
+    if (parts.length < 3 || (parts.length > 3 && parts[3] !== 1)) return undefined;
+    const [r, g, bl] = parts.slice(0, 3).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const la = parse(a);
+  const lb = parse(b);
+  if (la === undefined || lb === undefined) return 0;
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}

@@ -1,5 +1,6 @@
 import type { Locale } from "../../i18n/locales";
 import { shellMessagesFor } from "../../i18n/shell";
+import { fillTemplate } from "../../lib/fill-template";
 import { pagePath } from "../../lib/site";
 
 export interface ErrorPageProps {
@@ -25,6 +26,7 @@ function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
   const t = shellMessagesFor(lang).common.error;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status="404">
+      <ErrorHead title={t.notFoundMetaTitle} />
       <p className="display-1 fw-bold text-body-secondary mb-0">404</p>
       <h1 id="error-title">{t.notFoundTitle}</h1>
       <p className="lead">{t.notFoundDescription}</p>
@@ -40,6 +42,7 @@ function ServerErrorView({ lang, status, message }: { lang: Locale; status: numb
   const t = shellMessagesFor(lang).common.error;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status={status}>
+      <ErrorHead title={fillTemplate(t.serverErrorMetaTitle, { status: String(status) })} />
       <p className="display-1 fw-bold text-body-secondary mb-0">{status}</p>
       <h1 id="error-title">{message ?? t.serverErrorTitle}</h1>
       <p className="lead">{t.serverErrorDescription}</p>
@@ -47,5 +50,15 @@ function ServerErrorView({ lang, status, message }: { lang: Locale; status: numb
         {t.backHome}
       </a>
     </section>
+  );
+}
+
+/** React hoists these into <head>: error pages have a title in the visitor's language and stay out of search indexes. */
+function ErrorHead({ title }: { title: string }) {
+  return (
+    <>
+      <title>{title}</title>
+      <meta name="robots" content="noindex" />
+    </>
   );
 }

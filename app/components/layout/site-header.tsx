@@ -41,7 +41,7 @@ export function SiteHeader({ lang, page, active }: { lang: Locale; page: PageId;
 
   const close = () => setOpen(false);
   return (
-    <header className="site-header sticky-top">
+    <header className="site-header">
       <nav className="navbar navbar-expand-xl py-2" aria-label={t.nav.mainLabel}>
         <div className="container">
           <a href={pagePath("home", lang)} aria-label={t.nav.homeLabel} className="navbar-brand brand">

@@ -35,6 +35,9 @@ export const common: Messages["common"] = {
     rights: "All rights reserved.",
   },
   error: {
+    /** The <title> of the error pages; {status} is the HTTP status. */
+    notFoundMetaTitle: "Page not found · Vigía Normativo",
+    serverErrorMetaTitle: "Error {status} · Vigía Normativo",
     notFoundTitle: "Page Not Found",
     serverErrorTitle: "Internal Server Error",
     notFoundDescription: "The page you are looking for does not exist or has moved.",

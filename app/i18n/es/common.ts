@@ -33,6 +33,9 @@ export const common = {
     rights: "Todos los derechos reservados.",
   },
   error: {
+    /** The <title> of the error pages; {status} is the HTTP status. */
+    notFoundMetaTitle: "Página no encontrada · Vigía Normativo",
+    serverErrorMetaTitle: "Error {status} · Vigía Normativo",
     notFoundTitle: "Page Not Found",
     serverErrorTitle: "Internal Server Error",
     notFoundDescription: "La página que buscas no existe o ha cambiado de dirección.",

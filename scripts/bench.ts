@@ -1,6 +1,6 @@
 /**
- * The benchmark: bytes, throughput against a bare node:http baseline, contact requests,
- * memory, start-up time and Lighthouse, in one table (also bench/results.json).
+ * The benchmark: bytes, GET throughput (wrk) against a bare node:http baseline, contact
+ * requests (autocannon), memory, start-up time and Lighthouse, in one table (also bench/results.json).
  * `npm run bench -- --duration 3 --skip-lighthouse` for a quick run; --help for options.
  */
 import { type ChildProcess, fork, spawnSync } from "node:child_process";
@@ -25,6 +25,7 @@ import {
   startMeasuredServer,
 } from "./bench-lib.ts";
 import { loadPage } from "./bench-page.ts";
+import { checkWrk, describeGenerator, runWrk, saturationWarning } from "./bench-wrk.ts";
 import { budgets, targets } from "./budgets.ts";
 
 const { values: args } = parseArgs({
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
+    threads: { type: "string", default: "2" },
     "lighthouse-runs": { type: "string", default: "3" },
     "skip-lighthouse": { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
@@ -43,6 +45,7 @@ if (args.help) {
   --duration <s>         measured seconds per throughput run (10)
   --warmup <s>           warm-up seconds before each run (2)
   --connections <n>      concurrent connections (50)
+  --threads <n>          wrk threads for the GET runs (2)
   --lighthouse-runs <n>  Lighthouse runs per page, the median is reported (3)
   --skip-lighthouse      leave Lighthouse out
   --skip-build           use the existing build/`);
@@ -51,7 +54,10 @@ if (args.help) {
 const duration = Number(args.duration);
 const warmup = Number(args.warmup);
 const connections = Number(args.connections);
+const threads = Math.max(1, Number(args.threads));
 const lighthouseRuns = Math.max(1, Number(args["lighthouse-runs"]));
+/** The GET runs' load generator, as the output names it. */
+const generator = describeGenerator({ connections, threads, duration });
 
 /** The home pages, each with an Accept-Language that selects its own locale (no redirect). */
 const pages = [
@@ -61,6 +67,14 @@ const pages = [
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
+}
+
+// GET throughput needs wrk: say how to install it before anything else runs.
+try {
+  log(`GET throughput with ${checkWrk()} (${generator}, after ${warmup} s warm-up)`);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
 }
 
 if (!args["skip-build"]) {
@@ -142,12 +156,23 @@ try {
   });
   const bareOrigin = `http://127.0.0.1:${barePort}`;
 
-  const throughput: Record<string, { ours: Throughput; bare: Throughput; ratio: number }> = {};
+  const throughput: Record<
+    string,
+    { ours: GetThroughput; bare: GetThroughput; ratio: number; saturationWarning: string | null }
+  > = {};
+  const warnings: string[] = [];
   for (const page of pages) {
-    const headers = { "accept-encoding": "br", "accept-language": page.acceptLanguage };
-    const ours = await measure(`GET ${page.path} (ours)`, { url: origin + page.path, headers });
-    const baseline = await measure(`GET ${page.path} (bare node:http)`, { url: bareOrigin + page.path, headers });
-    throughput[page.path] = { ours, bare: baseline, ratio: baseline.rps > 0 ? ours.rps / baseline.rps : 0 };
+    const headers = { "Accept-Encoding": "br", "Accept-Language": page.acceptLanguage };
+    const ours = await measureGet(`GET ${page.path} (ours)`, origin + page.path, headers);
+    const baseline = await measureGet(`GET ${page.path} (bare node:http)`, bareOrigin + page.path, headers);
+    const warning = saturationWarning(page.path, ours.rps, baseline.rps);
+    if (warning) warnings.push(warning);
+    throughput[page.path] = {
+      ours,
+      bare: baseline,
+      ratio: baseline.rps > 0 ? ours.rps / baseline.rps : 0,
+      saturationWarning: warning ?? null,
+    };
   }
   bare.kill("SIGTERM");
 
@@ -184,7 +209,9 @@ try {
   const results = {
     date: new Date().toISOString(),
     machine: machineDescription(),
-    options: { duration, warmup, connections, lighthouseRuns: lighthouseResults ? lighthouseRuns : 0 },
+    options: { duration, warmup, connections, threads, lighthouseRuns: lighthouseResults ? lighthouseRuns : 0 },
+    getGenerator: generator,
+    postGenerator: `autocannon, ${connections} connections, ${duration} s`,
     html,
     browser: browserBytes,
     throughput,
@@ -224,12 +251,17 @@ try {
     const t = throughput[page.path]!;
     rows.push(
       [
-        `GET ${page.path} req/s ours / bare`,
+        `GET ${page.path} req/s ours / bare (${generator})`,
         `${t.ours.rps.toFixed(0)} / ${t.bare.rps.toFixed(0)}`,
         page.path === "/" ? `≥ ${targets.throughputRatio}× bare` : "",
         page.path === "/" ? mark(t.ratio >= targets.throughputRatio) : "",
       ],
-      [`GET ${page.path} ours / bare ratio`, `${t.ratio.toFixed(2)}×`, "", ""],
+      [
+        `GET ${page.path} ours / bare ratio`,
+        `${t.ratio.toFixed(2)}×${t.saturationWarning ? " (client may have saturated)" : ""}`,
+        "",
+        "",
+      ],
       [
         `GET ${page.path} p50 / p99 ours (bare)`,
         `${ms(t.ours.p50)} / ${ms(t.ours.p99)} (${ms(t.bare.p50)} / ${ms(t.bare.p99)})`,
@@ -240,7 +272,7 @@ try {
   }
   rows.push(
     [
-      "POST /mail/send accepted/s (201)",
+      `POST /mail/send accepted/s (201; autocannon, ${connections} connections)`,
       `${mailAcceptedPerSecond.toFixed(0)} (${mailAccepted} of ${mail.total})`,
       `≥ ${targets.mailAcceptedPerSecond}/s`,
       mark(mailAcceptedPerSecond >= targets.mailAcceptedPerSecond),
@@ -276,10 +308,11 @@ try {
   if (!lighthouseResults) rows.push(["Lighthouse", "skipped", "", ""]);
 
   console.log(
-    `\nBenchmark ${results.date.slice(0, 10)}, ${results.machine}; ${connections} connections, ` +
-      `${duration} s after ${warmup} s warm-up\n`,
+    `\nBenchmark ${results.date.slice(0, 10)}, ${results.machine}; GET: ${generator}; ` +
+      `POST: autocannon, ${connections} connections, ${duration} s; each after ${warmup} s warm-up\n`,
   );
   console.log(renderTable(["figure", "value", "target", ""], rows));
+  for (const warning of warnings) console.log(`\nWARNING ${warning}`);
   if (browserBytes.otherOrigins.length > 0)
     console.log(`\nrequests to other origins: ${browserBytes.otherOrigins.join(", ")}`);
   console.log("\nwritten to bench/results.json");
@@ -288,6 +321,34 @@ try {
   if (bare && bare.exitCode === null) bare.kill("SIGTERM");
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+interface GetThroughput {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  seconds: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** A wrk warm-up run, then the measured run, for one GET URL; every run bounded in time. */
+async function measureGet(title: string, url: string, headers: Record<string, string>): Promise<GetThroughput> {
+  log(`${title}: ${warmup} s warm-up, ${duration} s measured (${generator})`);
+  if (warmup > 0) await runWrk({ url, headers, connections, threads, duration: warmup });
+  const result = await runWrk({ url, headers, connections, threads, duration });
+  if (result.non2xx > 0 || result.errors > 0)
+    log(`${title}: ${result.non2xx} answers outside 2xx/3xx, ${result.errors} socket errors`);
+  return {
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    total: result.requests,
+    seconds: result.seconds,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
 }
 
 interface Throughput {
@@ -300,7 +361,7 @@ interface Throughput {
   statusCounts: Record<string, number>;
 }
 
-/** A warm-up run, then the measured run, with the same options. */
+/** autocannon (the contact POSTs, whose bodies vary per request): a warm-up run, then the measured run. */
 async function measure(title: string, options: CannonOptions): Promise<Throughput> {
   log(`${title}: ${warmup} s warm-up, ${duration} s measured`);
   if (warmup > 0) await autocannon({ ...options, connections, duration: warmup });

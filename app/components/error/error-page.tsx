@@ -1,6 +1,5 @@
 import type { Locale } from "../../i18n/locales";
 import { shellMessagesFor } from "../../i18n/shell";
-import { fillTemplate } from "../../lib/fill-template";
 import { pagePath } from "../../lib/site";
 
 export interface ErrorPageProps {
@@ -42,7 +41,7 @@ function ServerErrorView({ lang, status, message }: { lang: Locale; status: numb
   const t = shellMessagesFor(lang).common.error;
   return (
     <section className="container py-5 error-page" aria-labelledby="error-title" data-status={status}>
-      <ErrorHead title={fillTemplate(t.serverErrorMetaTitle, { status: String(status) })} />
+      <ErrorHead title={t.serverErrorMetaTitle.replace("{status}", String(status))} />
       <p className="display-1 fw-bold text-body-secondary mb-0">{status}</p>
       <h1 id="error-title">{message ?? t.serverErrorTitle}</h1>
       <p className="lead">{t.serverErrorDescription}</p>

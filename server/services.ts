@@ -7,6 +7,7 @@ import { createContactStore } from "../app/.server/contact/store.ts";
 import type { AppServices } from "../app/.server/context.ts";
 import { type Database, openDatabase } from "../app/.server/db/client.ts";
 import { migrate } from "../app/.server/db/migrate.ts";
+import { createJobs, type IngestJobs } from "../app/.server/jobs/ingest-jobs.ts";
 import type { Logger } from "../app/.server/logger.ts";
 import { createMailTransport } from "../app/.server/mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "../app/.server/outbox/worker.ts";
@@ -26,6 +27,8 @@ export interface Services {
   worker: OutboxWorker;
   /** False while the database cannot be reached (cached for about a second). */
   isReady(): Promise<boolean>;
+  /** Ingestion jobs (issue 11): undefined in tests and in-memory runs; runSourceNow backs POST /api/v1/sources/{id}/run. */
+  ingestJobs: IngestJobs | undefined;
   /** Migrations, then the outbox worker. */
   start(): Promise<void>;
   /** The worker after its current send, then the database. */
@@ -52,6 +55,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
     },
     log,
   });
+  // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
+  // Off in tests and in-memory runs so that no test polls the real sources.
+  const ingestJobs = options.inMemory || config.env === "test" ? undefined : createJobs({ database, config, log });
+  // --- end sources ---
   let contacts: ContactService | undefined;
   const services: AppServices = {
     config,
@@ -71,6 +78,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     services,
     database,
     worker,
+    ingestJobs,
     isReady() {
       if (!started || stopped) return Promise.resolve(false);
       if (Date.now() - readyAt > 1000) {
@@ -85,12 +93,16 @@ export async function createServices(config: Config, log: Logger, options: Servi
       const limiter = await createRateLimiter(config.rateLimit, database.pool);
       contacts = createContactService(store, limiter, () => worker.wake());
       worker.start();
+      // --- sources: ingestion jobs never stop the site from starting ---
+      await ingestJobs?.start().catch((error: unknown) => log.error({ err: error }, "ingestion jobs failed to start"));
+      // --- end sources ---
       started = true;
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       await worker.stop();
+      await ingestJobs?.stop().catch(() => {}); // sources
       await database.close();
     },
   };

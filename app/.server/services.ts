@@ -10,6 +10,7 @@ import { createContactStore } from "./contact/store.ts";
 import type { AppServices } from "./context.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { createJobs, type IngestJobs } from "./jobs/ingest-jobs.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
@@ -29,6 +30,8 @@ export interface Services {
   worker: OutboxWorker;
   /** False while the database cannot be reached (cached for about a second). */
   isReady(): Promise<boolean>;
+  /** Ingestion jobs (issue 11): undefined in tests and in-memory runs; runSourceNow backs POST /api/v1/sources/{id}/run. */
+  ingestJobs: IngestJobs | undefined;
   /** Migrations, then the outbox worker. */
   start(): Promise<void>;
   /** The worker after its current send, then the database. */
@@ -55,6 +58,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
     },
     log,
   });
+  // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
+  // Off in tests and in-memory runs so that no test polls the real sources.
+  const ingestJobs = options.inMemory || config.env === "test" ? undefined : createJobs({ database, config, log });
+  // --- end sources ---
   let contacts: ContactService | undefined;
   // --- audit trail and REST API (issue 10, branch audit) ---
   let api: ApiServices | undefined;
@@ -81,6 +88,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     services,
     database,
     worker,
+    ingestJobs,
     isReady() {
       if (!started || stopped) return Promise.resolve(false);
       if (Date.now() - readyAt > 1000) {
@@ -103,12 +111,16 @@ export async function createServices(config: Config, log: Logger, options: Servi
       if (purged.events > 0) log.info(purged, "audit events past retention purged");
       // --- end audit ---
       worker.start();
+      // --- sources: ingestion jobs never stop the site from starting ---
+      await ingestJobs?.start().catch((error: unknown) => log.error({ err: error }, "ingestion jobs failed to start"));
+      // --- end sources ---
       started = true;
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       await worker.stop();
+      await ingestJobs?.stop().catch(() => {}); // sources
       await database.close();
     },
   };

@@ -63,6 +63,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       SITE_URL: url,
       DATA_DIR: dataDir,
       LOG_LEVEL: "info",
+      // Tests never poll the real sources; those that ingest point the clients at the replay server.
+      INGEST_SOURCES: "none",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -247,14 +247,21 @@ export async function searchDocuments(database: Database, params: SearchParams):
       );
       return Object.fromEntries(counts.filter((c) => c.key !== null).map((c) => [c.key, Number(c.n)]));
     };
-    const areaCounts = await database.rows<{ key: string; n: string }>(sql`
-      select a->>'id' as key, count(*)::text as n from documents d, jsonb_array_elements(coalesce(d.areas, '[]'::jsonb)) a
-      where ${where(facetFilters("area"))} group by 1`);
+    // Independent counts: run at once (PostgreSQL answers them on several pool connections).
+    const [source, jurisdiction, kind, relevance, areaCounts] = await Promise.all([
+      column("source"),
+      column("jurisdiction"),
+      column("kind"),
+      column("relevance"),
+      database.rows<{ key: string; n: string }>(sql`
+        select a->>'id' as key, count(*)::text as n from documents d, jsonb_array_elements(coalesce(d.areas, '[]'::jsonb)) a
+        where ${where(facetFilters("area"))} group by 1`),
+    ]);
     facets = {
-      source: await column("source"),
-      jurisdiction: await column("jurisdiction"),
-      kind: await column("kind"),
-      relevance: await column("relevance"),
+      source,
+      jurisdiction,
+      kind,
+      relevance,
       area: Object.fromEntries(areaCounts.map((c) => [c.key, Number(c.n)])),
     };
   }

@@ -17,7 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "../../documents/types.ts";
+import type { AreaLabel, CodedLabel, Paragraph, SourceDocument } from "../../documents/types.ts";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 

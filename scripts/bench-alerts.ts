@@ -149,7 +149,7 @@ async function benchLatency(a: Database, b: Database, url: string | undefined, w
     transport: createMailTransport({ dataDir: "/tmp", log }),
     mailFrom: "a@example.com",
     siteUrl: "https://x.example",
-    settings: { pollMs: 250 },
+    settings: { pollMs: 250, allowPrivateUrls: true },
     log,
   });
   worker.start();

@@ -64,7 +64,7 @@ for (const target of databaseTargets()) {
         transport,
         mailFrom: "alerts@regwatch.example",
         siteUrl,
-        settings: { retryBaseMs, retryMaxMs: retryBaseMs * 2, httpTimeoutMs: 2000 },
+        settings: { retryBaseMs, retryMaxMs: retryBaseMs * 2, httpTimeoutMs: 2000, allowPrivateUrls: true },
         log,
       });
     }
@@ -235,6 +235,27 @@ for (const target of databaseTargets()) {
         new Webhook(hook.secret).verify(`${got[0]?.body} `, got[0]?.headers as Record<string, string>),
       ).toThrow();
       expect(await failedDeliveries(database, "org2")).toHaveLength(0);
+    });
+
+    it("never posts to a private address unless allowed", async () => {
+      const hook = await createWebhook(
+        database.db,
+        "org3",
+        webhookInputSchema("en", { allowPrivate: true }).parse({
+          url: `${receiver.base}/private/in`,
+          kinds: ["decree"],
+        }),
+      );
+      const doc = documents.add({ kind: "decree", areas: [{ id: "energy" }] });
+      await matchDocument(database, doc.id, { loadDocument: documents.load, directory });
+      const transport = createMailTransport({ dataDir: "/tmp", log });
+      const strict = createDeliveryWorker({ database, transport, mailFrom: "a@example.com", siteUrl, log });
+      await strict.drain();
+      await strict.stop();
+      const [dead] = await failedDeliveries(database, "org3");
+      expect(dead).toMatchObject({ channel: "webhook", recipient: hook.id, status: "dead", attempts: 1 });
+      expect(dead?.lastError).toBe("refused: 127.0.0.1 is a private address");
+      expect(receiver.received.filter((r) => r.path === "/private/in")).toHaveLength(0);
     });
 
     it("refuses bad webhook input with fieldErrors", () => {

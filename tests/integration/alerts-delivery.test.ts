@@ -7,7 +7,12 @@ import { markDocumentAlertsRead, unreadCount } from "../../app/.server/alerts/in
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
-import { createDeliveryWorker, failedDeliveries } from "../../app/.server/alerts/worker.ts";
+import {
+  createDeliveryWorker,
+  deleteSentDeliveries,
+  failedDeliveries,
+  retryDeadDeliveries,
+} from "../../app/.server/alerts/worker.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport, type MailTransport } from "../../app/.server/mail/transport.ts";
@@ -256,6 +261,20 @@ for (const target of databaseTargets()) {
       expect(dead).toMatchObject({ channel: "webhook", recipient: hook.id, status: "dead", attempts: 1 });
       expect(dead?.lastError).toBe("refused: 127.0.0.1 is a private address");
       expect(receiver.received.filter((r) => r.path === "/private/in")).toHaveLength(0);
+
+      // An admin queues it again; another organisation cannot.
+      expect(await retryDeadDeliveries(database, "org1", [dead?.id ?? ""])).toBe(0);
+      expect(await retryDeadDeliveries(database, "org3", [dead?.id ?? "", "junk"])).toBe(1);
+      const allowed = worker();
+      await allowed.drain();
+      await allowed.stop();
+      expect(receiver.received.filter((r) => r.path === "/private/in")).toHaveLength(1);
+      expect(await failedDeliveries(database, "org3")).toHaveLength(0);
+      expect(await deleteSentDeliveries(database, 0)).toBeGreaterThan(0);
+      const [left] = await database.rows<{ n: number }>(
+        sql`select count(*)::int as n from deliveries where status = 'sent'`,
+      );
+      expect(left?.n).toBe(0);
     });
 
     it("refuses bad webhook input with fieldErrors", () => {

@@ -303,3 +303,26 @@ export async function failedDeliveries(
     .orderBy(sql`${deliveries.createdAt} desc`)
     .limit(limit);
 }
+
+/** For admins: queue dead deliveries of their organisation again (webhooks get a fresh 24 h window). */
+export async function retryDeadDeliveries(database: Database, organizationId: string, ids: string[]): Promise<number> {
+  const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  if (!valid.length) return 0;
+  const rows = await database.rows(sql`
+    update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null,
+      give_up_at = case when channel = 'webhook' then now() + interval '24 hours' else null end
+    where organization_id = ${organizationId} and status = 'dead'
+      and id in (${sql.join(
+        valid.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})
+    returning id`);
+  return rows.length;
+}
+
+/** Retention: sent deliveries older than `days` are deleted (dead ones stay for admins to see). */
+export async function deleteSentDeliveries(database: Database, days: number): Promise<number> {
+  const rows = await database.rows(sql`
+    delete from deliveries where status = 'sent' and created_at < now() - (${days}::int * interval '1 day') returning id`);
+  return rows.length;
+}

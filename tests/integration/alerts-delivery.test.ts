@@ -7,7 +7,12 @@ import { markDocumentAlertsRead, unreadCount } from "../../app/.server/alerts/in
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
-import { createDeliveryWorker, failedDeliveries } from "../../app/.server/alerts/worker.ts";
+import {
+  createDeliveryWorker,
+  deleteSentDeliveries,
+  failedDeliveries,
+  retryDeadDeliveries,
+} from "../../app/.server/alerts/worker.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport, type MailTransport } from "../../app/.server/mail/transport.ts";
@@ -64,7 +69,7 @@ for (const target of databaseTargets()) {
         transport,
         mailFrom: "alerts@regwatch.example",
         siteUrl,
-        settings: { retryBaseMs, retryMaxMs: retryBaseMs * 2, httpTimeoutMs: 2000 },
+        settings: { retryBaseMs, retryMaxMs: retryBaseMs * 2, httpTimeoutMs: 2000, allowPrivateUrls: true },
         log,
       });
     }
@@ -235,6 +240,41 @@ for (const target of databaseTargets()) {
         new Webhook(hook.secret).verify(`${got[0]?.body} `, got[0]?.headers as Record<string, string>),
       ).toThrow();
       expect(await failedDeliveries(database, "org2")).toHaveLength(0);
+    });
+
+    it("never posts to a private address unless allowed", async () => {
+      const hook = await createWebhook(
+        database.db,
+        "org3",
+        webhookInputSchema("en", { allowPrivate: true }).parse({
+          url: `${receiver.base}/private/in`,
+          kinds: ["decree"],
+        }),
+      );
+      const doc = documents.add({ kind: "decree", areas: [{ id: "energy" }] });
+      await matchDocument(database, doc.id, { loadDocument: documents.load, directory });
+      const transport = createMailTransport({ dataDir: "/tmp", log });
+      const strict = createDeliveryWorker({ database, transport, mailFrom: "a@example.com", siteUrl, log });
+      await strict.drain();
+      await strict.stop();
+      const [dead] = await failedDeliveries(database, "org3");
+      expect(dead).toMatchObject({ channel: "webhook", recipient: hook.id, status: "dead", attempts: 1 });
+      expect(dead?.lastError).toBe("refused: 127.0.0.1 is a private address");
+      expect(receiver.received.filter((r) => r.path === "/private/in")).toHaveLength(0);
+
+      // An admin queues it again; another organisation cannot.
+      expect(await retryDeadDeliveries(database, "org1", [dead?.id ?? ""])).toBe(0);
+      expect(await retryDeadDeliveries(database, "org3", [dead?.id ?? "", "junk"])).toBe(1);
+      const allowed = worker();
+      await allowed.drain();
+      await allowed.stop();
+      expect(receiver.received.filter((r) => r.path === "/private/in")).toHaveLength(1);
+      expect(await failedDeliveries(database, "org3")).toHaveLength(0);
+      expect(await deleteSentDeliveries(database, 0)).toBeGreaterThan(0);
+      const [left] = await database.rows<{ n: number }>(
+        sql`select count(*)::int as n from deliveries where status = 'sent'`,
+      );
+      expect(left?.n).toBe(0);
     });
 
     it("refuses bad webhook input with fieldErrors", () => {

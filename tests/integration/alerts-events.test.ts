@@ -92,8 +92,12 @@ for (const target of databaseTargets()) {
       );
       const hubA = await createAlertHub(a, { databaseUrl: url, log });
       const hubB = await createAlertHub(b, { databaseUrl: url, log });
+      let queued = 0;
+      hubB.onDeliveriesQueued(() => queued++);
       try {
         const first = await deliverOne("First decree");
+        // Workers on every instance hear that deliveries were stored (to wake instead of waiting for their poll).
+        await expect.poll(() => queued, { timeout: 5000 }).toBe(1);
         const firstPage = new AbortController();
         const page1 = sseReader(
           await alertEventsResponse(hubB, "ana", new Request("http://x/app/events", { signal: firstPage.signal })),

@@ -211,7 +211,14 @@ for (const target of databaseTargets()) {
       ).toMatchObject({ ok: true });
 
       const transport = createMailTransport({ smtpUrl: sink.url, dataDir: "/tmp", log });
-      const worker = createDeliveryWorker({ database, transport, mailFrom: deps.mailFrom, siteUrl: deps.siteUrl, log });
+      const worker = createDeliveryWorker({
+        database,
+        transport,
+        mailFrom: deps.mailFrom,
+        siteUrl: deps.siteUrl,
+        settings: { allowPrivateUrls: true },
+        log,
+      });
       expect(await worker.drain()).toBe(3);
       await worker.stop();
       transport.close();

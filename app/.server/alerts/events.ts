@@ -9,11 +9,13 @@ import pg from "pg";
 import type { Database } from "../db/client.ts";
 import { alerts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { type AlertEvent, alertsAfter, alertsChannel } from "./inbox.ts";
+import { type AlertEvent, alertsAfter, alertsChannel, deliveriesChannel } from "./inbox.ts";
 
 export interface AlertHub {
   /** Replays alerts after lastEventId (if given), then live ones; returns the unsubscribe function. */
   subscribe(userId: string, lastEventId: number | undefined, onEvent: (event: AlertEvent) => void): Promise<() => void>;
+  /** Called when any instance stored new deliveries (wire it to the delivery worker's wake()). */
+  onDeliveriesQueued(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,10 @@ export async function createAlertHub(
   const pending = new Set<number>();
   let flushing: Promise<void> | undefined;
   let closed = false;
+  const queuedListeners: (() => void)[] = [];
+  const deliveriesQueued = () => {
+    for (const listener of queuedListeners) listener();
+  };
 
   function deliver(sub: Subscriber, event: AlertEvent) {
     if (event.alertId <= sub.floor || sub.seen.has(event.alertId)) return;
@@ -109,6 +115,7 @@ export async function createAlertHub(
       const next = new pg.Client({ connectionString: options.databaseUrl, keepAlive: true });
       next.on("notification", (message) => {
         if (message.channel === alertsChannel) onNotify(message.payload);
+        else if (message.channel === deliveriesChannel) deliveriesQueued();
       });
       next.on("error", (error) => {
         log.warn({ err: error }, "alert listener connection lost; reconnecting");
@@ -118,7 +125,7 @@ export async function createAlertHub(
       });
       try {
         await next.connect();
-        await next.query(`listen ${alertsChannel}`);
+        await next.query(`listen ${alertsChannel}; listen ${deliveriesChannel}`);
         client = next;
         if (attempt > 0) await catchUp();
       } catch (error) {
@@ -139,7 +146,11 @@ export async function createAlertHub(
       }
     ).$client;
     const unlisten = await pglite.listen(alertsChannel, (payload) => onNotify(payload));
-    stopListening = () => unlisten();
+    const unlistenQueued = await pglite.listen(deliveriesChannel, () => deliveriesQueued());
+    stopListening = async () => {
+      await unlisten();
+      await unlistenQueued();
+    };
   }
 
   return {
@@ -175,6 +186,9 @@ export async function createAlertHub(
       return () => {
         subscribers.delete(sub);
       };
+    },
+    onDeliveriesQueued(listener) {
+      queuedListeners.push(listener);
     },
     async close() {
       closed = true;

@@ -5,6 +5,8 @@ import { alerts } from "../db/schema.ts";
 
 /** The channel NOTIFY carries new alert ids on (payload: the alert id). */
 export const alertsChannel = "regwatch_alerts";
+/** The channel matchDocument NOTIFYs when it stored deliveries: delivery workers wake at once instead of at their next poll. */
+export const deliveriesChannel = "regwatch_deliveries";
 
 export interface AlertEvent {
   alertId: number;

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { and, arrayContains, arrayOverlaps, eq, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
+import { deliveriesChannel } from "./inbox.ts";
 import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
 
 export interface Recipient {
@@ -252,6 +253,7 @@ export async function matchDocument(
         returning id`)) as unknown as { rows: unknown[] };
       enqueued += done.rows.length;
     }
+    if (enqueued > 0) await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
     return {
       candidates: candidates.length,
       matched: matched.length,

@@ -3,6 +3,7 @@
  * contact outbox), sends each on its channel, retries with exponential backoff and jitter, and
  * marks a row dead after the limit (webhooks: after their 24 h window).
  */
+import { lookup } from "node:dns/promises";
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { Database } from "../db/client.ts";
@@ -13,6 +14,7 @@ import { retryDelayMs } from "../outbox/worker.ts";
 import { alertsChannel } from "./inbox.ts";
 import type { ChatPayload, EmailPayload, InAppPayload, WebhookPayload } from "./matching.ts";
 import { type AlertMail, immediateMail, slackMessage, teamsMessage } from "./messages.ts";
+import { isPrivateAddress } from "./webhooks.ts";
 
 export interface DeliverySettings {
   retryBaseMs: number;
@@ -24,6 +26,8 @@ export interface DeliverySettings {
   /** Timeout of one chat or webhook POST. */
   httpTimeoutMs: number;
   batchSize: number;
+  /** Let chat and webhook POSTs reach loopback/private addresses (WEBHOOKS_ALLOW_PRIVATE_URLS; tests only). */
+  allowPrivateUrls: boolean;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -34,6 +38,7 @@ export const defaultDeliverySettings: DeliverySettings = {
   leaseMs: 120_000,
   httpTimeoutMs: 10_000,
   batchSize: 32,
+  allowPrivateUrls: false,
 };
 
 interface Claimed {
@@ -53,6 +58,15 @@ export interface DeliveryWorker {
 }
 
 class PermanentFailure extends Error {}
+
+/** The host must not resolve to a loopback or private address (checked at each send: DNS may change after creation). */
+async function assertPublic(url: string): Promise<void> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  if (isPrivateAddress(host)) throw new PermanentFailure(`refused: ${host} is a private address`);
+  const addresses = await lookup(host, { all: true });
+  const bad = addresses.find((entry) => isPrivateAddress(entry.address));
+  if (bad) throw new PermanentFailure(`refused: ${host} resolves to private address ${bad.address}`);
+}
 
 async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
   const response = await fetch(url, {
@@ -128,6 +142,7 @@ export function createDeliveryWorker(deps: {
       case "chat": {
         const p = row.payload as ChatPayload;
         const message = p.format === "teams" ? teamsMessage(p, deps.siteUrl) : slackMessage(p, deps.siteUrl);
+        if (!settings.allowPrivateUrls) await assertPublic(p.url);
         await post(p.url, JSON.stringify(message), {}, settings.httpTimeoutMs);
         break;
       }
@@ -135,6 +150,7 @@ export function createDeliveryWorker(deps: {
         const p = row.payload as WebhookPayload;
         const [hook] = await database.db.select().from(webhooks).where(eq(webhooks.id, p.webhookId));
         if (!hook) throw new PermanentFailure("webhook deleted");
+        if (!settings.allowPrivateUrls) await assertPublic(hook.url);
         const body = JSON.stringify(p.body);
         const timestamp = new Date();
         // The delivery id is the message id: a retry carries the same webhook-id, so receivers can deduplicate.
@@ -286,4 +302,27 @@ export async function failedDeliveries(
     )
     .orderBy(sql`${deliveries.createdAt} desc`)
     .limit(limit);
+}
+
+/** For admins: queue dead deliveries of their organisation again (webhooks get a fresh 24 h window). */
+export async function retryDeadDeliveries(database: Database, organizationId: string, ids: string[]): Promise<number> {
+  const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  if (!valid.length) return 0;
+  const rows = await database.rows(sql`
+    update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null,
+      give_up_at = case when channel = 'webhook' then now() + interval '24 hours' else null end
+    where organization_id = ${organizationId} and status = 'dead'
+      and id in (${sql.join(
+        valid.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})
+    returning id`);
+  return rows.length;
+}
+
+/** Retention: sent deliveries older than `days` are deleted (dead ones stay for admins to see). */
+export async function deleteSentDeliveries(database: Database, days: number): Promise<number> {
+  const rows = await database.rows(sql`
+    delete from deliveries where status = 'sent' and created_at < now() - (${days}::int * interval '1 day') returning id`);
+  return rows.length;
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { type ApiServices, createApiServices } from "./api/service.ts";
 import { setAuditSecret } from "./audit/ip-hash.ts";
 import { purgeAuditEvents } from "./audit/retention.ts";
+import { classify } from "./classify/classify.ts";
 import type { Config } from "./config.ts";
 import { createRateLimiter } from "./contact/rate-limit.ts";
 import { type ContactService, createContactService } from "./contact/service.ts";
@@ -60,7 +61,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
   });
   // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
   // Off in tests and in-memory runs so that no test polls the real sources.
-  const ingestJobs = options.inMemory || config.env === "test" ? undefined : createJobs({ database, config, log });
+  const ingestJobs =
+    options.inMemory || config.env === "test"
+      ? undefined
+      : createJobs({ database, config, log, classify: (doc) => classify(doc) });
   // --- end sources ---
   let contacts: ContactService | undefined;
   // --- audit trail and REST API (issue 10, branch audit) ---

@@ -5,9 +5,11 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { classify } from "../../app/.server/classify/classify.ts";
 import { ConfigError, loadConfig } from "../../app/.server/config.ts";
 import { openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
+import type { SourceDocument } from "../../app/.server/documents/types.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
 import { loadSampleData } from "../../app/.server/sources/sample.ts";
@@ -55,10 +57,10 @@ export async function run(argv: string[]): Promise<number> {
     await migrate(database, defaultMigrationsDir);
     let results: IngestResult[];
     if (values.sample) {
-      results = (await loadSampleData({ database, log })).results;
+      results = (await loadSampleData({ database, log, classify: (doc) => classify(doc) })).results;
     } else {
       const clients = createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
-      const deps = { database, clients, log };
+      const deps = { database, clients, log, classify: (doc: SourceDocument) => classify(doc) };
       results = [values.source === "boe" ? await ingestBoeDay(deps, date) : await ingestEurlex(deps)];
     }
     let failed = 0;

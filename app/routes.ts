@@ -19,6 +19,7 @@ export default [
     route("audit", "routes/api/audit.ts"),
     route("audit/verify", "routes/api/audit-verify.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
+    route("taxonomy", "routes/api/taxonomy.ts"),
   ]),
   route("api/*", "routes/api/not-found.ts", { id: "api-not-found" }),
   route("*", "routes/not-found.tsx"),

@@ -91,7 +91,12 @@ for (const target of databaseTargets()) {
       expect(result.valid).toBe(true);
       expect(document.openapi).toBe("3.1.0");
       const paths = document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
-      expect(Object.keys(paths).sort()).toEqual(["/api/v1/audit", "/api/v1/audit/verify", "/api/v1/openapi.json"]);
+      expect(Object.keys(paths).sort()).toEqual([
+        "/api/v1/audit",
+        "/api/v1/audit/verify",
+        "/api/v1/openapi.json",
+        "/api/v1/taxonomy",
+      ]);
       for (const path of ["/api/v1/audit", "/api/v1/audit/verify"]) {
         expect(Object.keys(paths[path]?.get?.responses ?? {}).sort()).toEqual([
           "200",
@@ -181,6 +186,19 @@ for (const target of databaseTargets()) {
       // org-b's only export is its JSON listing above: nothing of org-a's export lands there.
       const exportedB = await listAuditEvents(database.db, "org-b", { action: "audit.exported" });
       expect(exportedB.items.map((e) => e.detail?.format)).toEqual(["json"]);
+    });
+
+    it("serves the taxonomy to any token, as the contract shapes it", async () => {
+      expect((await callApi(api, "/api/v1/taxonomy")).status).toBe(401);
+      const response = await callApi(api, "/api/v1/taxonomy", { token: tokens.readA });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { areas: { id: string; name: { es: string; en: string } }[] };
+      expect(checker.check("/api/v1/taxonomy", "get", 200, body)).toEqual([]);
+      expect(body.areas).toHaveLength(21);
+      expect(body.areas.find((area) => area.id === "aml")?.name).toEqual({
+        es: "Prevención del blanqueo",
+        en: "Anti-money laundering",
+      });
     });
 
     it("verifies the token's organisation's chain", async () => {

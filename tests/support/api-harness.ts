@@ -14,6 +14,7 @@ import * as auditRoute from "../../app/routes/api/audit.ts";
 import * as auditVerifyRoute from "../../app/routes/api/audit-verify.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as openApiRoute from "../../app/routes/api/openapi.ts";
+import * as taxonomyRoute from "../../app/routes/api/taxonomy.ts";
 
 type RouteModule = {
   loader: (args: never) => Promise<Response> | Response;
@@ -25,6 +26,7 @@ const routes: Record<string, RouteModule> = {
   "/api/v1/audit": auditRoute,
   "/api/v1/audit/verify": auditVerifyRoute,
   "/api/v1/openapi.json": openApiRoute,
+  "/api/v1/taxonomy": taxonomyRoute,
 };
 
 export async function apiServicesFor(database: Database, perMinute = 600): Promise<ApiServices> {

@@ -4,5 +4,6 @@
  */
 import "./audit.ts";
 import "./meta.ts";
+import "./taxonomy.ts";
 
 export { registeredOperations } from "../registry.ts";

@@ -20,6 +20,8 @@ export default [
     route("audit/verify", "routes/api/audit-verify.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
     route("taxonomy", "routes/api/taxonomy.ts"),
+    route("webhooks", "routes/api/webhooks.ts"),
+    route("webhooks/:id", "routes/api/webhook.ts"),
   ]),
   route("api/*", "routes/api/not-found.ts", { id: "api-not-found" }),
   route("*", "routes/not-found.tsx"),

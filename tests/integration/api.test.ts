@@ -8,6 +8,7 @@ import { createApiToken, revokeApiToken } from "../../app/.server/api/tokens.ts"
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import { recordAudit } from "../../app/.server/audit/record.ts";
 import type { Database } from "../../app/.server/db/client.ts";
+import { codeSample } from "../../app/.server/home-content.ts";
 import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
@@ -96,6 +97,8 @@ for (const target of databaseTargets()) {
         "/api/v1/audit/verify",
         "/api/v1/openapi.json",
         "/api/v1/taxonomy",
+        "/api/v1/webhooks",
+        "/api/v1/webhooks/{id}",
       ]);
       for (const path of ["/api/v1/audit", "/api/v1/audit/verify"]) {
         expect(Object.keys(paths[path]?.get?.responses ?? {}).sort()).toEqual([
@@ -199,6 +202,55 @@ for (const target of databaseTargets()) {
         es: "Prevención del blanqueo",
         en: "Anti-money laundering",
       });
+    });
+
+    it.each(["es", "en"] as const)(
+      "accepts the home page's webhook sample (%s) as written, then lists and deletes it",
+      async (lang) => {
+        // The command the page shows (app/.server/home-content.ts renders exactly this text).
+        const sample = codeSample(lang, "http://127.0.0.1:3000");
+        const url = /curl -X POST (\S+)/.exec(sample)?.[1] ?? "";
+        const body = /-d '([\s\S]*?)'/.exec(sample)?.[1] ?? "";
+        expect(new URL(url).pathname).toBe("/api/v1/webhooks");
+        const created = await callApi(api, new URL(url).pathname, {
+          method: "POST",
+          token: tokens.readA,
+          headers: { "content-type": "application/json" },
+          body,
+        });
+        expect(created.status).toBe(201);
+        const webhook = (await created.json()) as { id: string; secret: string; areas: string[] };
+        expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+        expect(webhook.areas).toEqual(["banking", "aml"]);
+        expect(checker.check("/api/v1/webhooks", "post", 201, webhook)).toEqual([]);
+        const listed = (await (await callApi(api, "/api/v1/webhooks", { token: tokens.readA })).json()) as {
+          id: string;
+        }[];
+        expect(listed.map((item) => item.id)).toContain(webhook.id);
+        // Another organisation neither sees nor deletes it.
+        const other = (await (await callApi(api, "/api/v1/webhooks", { token: tokens.adminB })).json()) as {
+          id: string;
+        }[];
+        expect(other.map((item) => item.id)).not.toContain(webhook.id);
+        expect(
+          (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.adminB })).status,
+        ).toBe(404);
+        expect(
+          (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.readA })).status,
+        ).toBe(204);
+      },
+    );
+
+    it("refuses unknown taxonomy ids and bad URLs with field errors", async () => {
+      const response = await callApi(api, "/api/v1/webhooks", {
+        method: "POST",
+        token: tokens.readA,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ url: "ftp://example.com", areas: ["compliance"], countries: ["ES"] }),
+      });
+      expect(response.status).toBe(422);
+      const body = (await response.json()) as { fieldErrors: Record<string, string[]> };
+      expect(Object.keys(body.fieldErrors)).toEqual(expect.arrayContaining(["url", "areas.0"]));
     });
 
     it("verifies the token's organisation's chain", async () => {

@@ -15,6 +15,8 @@ import * as auditVerifyRoute from "../../app/routes/api/audit-verify.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as openApiRoute from "../../app/routes/api/openapi.ts";
 import * as taxonomyRoute from "../../app/routes/api/taxonomy.ts";
+import * as webhookRoute from "../../app/routes/api/webhook.ts";
+import * as webhooksRoute from "../../app/routes/api/webhooks.ts";
 
 type RouteModule = {
   loader: (args: never) => Promise<Response> | Response;
@@ -27,6 +29,7 @@ const routes: Record<string, RouteModule> = {
   "/api/v1/audit/verify": auditVerifyRoute,
   "/api/v1/openapi.json": openApiRoute,
   "/api/v1/taxonomy": taxonomyRoute,
+  "/api/v1/webhooks": webhooksRoute,
 };
 
 export async function apiServicesFor(database: Database, perMinute = 600): Promise<ApiServices> {
@@ -42,13 +45,18 @@ export interface CallOptions {
   method?: string;
   headers?: Record<string, string>;
   clientIp?: string;
+  body?: string;
 }
 
 export async function callApi(api: ApiServices, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
   const url = new URL(pathAndQuery, "http://127.0.0.1:3000");
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const request = new Request(url, { method: options.method ?? "GET", headers });
+  const request = new Request(url, {
+    method: options.method ?? "GET",
+    headers,
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
   const context = new RouterContextProvider();
   context.set(servicesContext, { api, log: createLogger("silent") } as unknown as AppServices);
   context.set(requestContext, {
@@ -58,8 +66,10 @@ export async function callApi(api: ApiServices, pathAndQuery: string, options: C
     secure: false,
     log: createLogger("silent"),
   });
-  const module = routes[url.pathname] ?? notFoundRoute;
-  const args = { request, context, params: {} } as never;
+  // The one route with a path parameter: /api/v1/webhooks/{id}.
+  const webhookId = /^\/api\/v1\/webhooks\/([^/]+)$/.exec(url.pathname)?.[1];
+  const module = webhookId ? webhookRoute : (routes[url.pathname] ?? notFoundRoute);
+  const args = { request, context, params: webhookId ? { id: webhookId } : {} } as never;
   const method = request.method;
   return method === "GET" || method === "HEAD" ? module.loader(args) : module.action(args);
 }

@@ -5,5 +5,6 @@
 import "./audit.ts";
 import "./meta.ts";
 import "./taxonomy.ts";
+import "./webhooks.ts";
 
 export { registeredOperations } from "../registry.ts";

@@ -14,16 +14,11 @@ import { createContactStore, type Lead } from "../app/.server/contact/store.ts";
 import { openDatabase } from "../app/.server/db/client.ts";
 import { migrate } from "../app/.server/db/migrate.ts";
 import { contactFieldNames } from "../app/lib/contact-fields.ts";
+import { csvCell } from "../app/lib/csv.ts";
 
 const columns: (keyof Lead)[] = ["id", "createdAt", "locale", ...contactFieldNames, "userAgent"];
 
-/** A CSV cell; cells a spreadsheet would run as a formula get a leading quote. */
-export function csvCell(value: unknown): string {
-  let text = value instanceof Date ? value.toISOString() : value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
+/** Every request as CSV; cells a spreadsheet would run as a formula get a leading quote. */
 export function toCsv(leads: Lead[]): string {
   const lines = [columns.join(",")];
   for (const lead of leads) lines.push(columns.map((column) => csvCell(lead[column])).join(","));

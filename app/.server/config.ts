@@ -32,6 +32,9 @@ const schema = z.object({
   OUTBOX_RETRY_MAX_MS: positiveInt.default(60_000),
   OUTBOX_MAX_ATTEMPTS: positiveInt.default(25),
   OUTBOX_LEASE_MS: positiveInt.default(120_000),
+  // Audit trail and REST API (platform spec sections 8 and 9).
+  AUDIT_RETENTION_DAYS: positiveInt.default(1825),
+  API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
 });
 
 export type Config = Readonly<{
@@ -53,6 +56,10 @@ export type Config = Readonly<{
   formSecret: string;
   /** Contact mail delivery: retry backoff (base doubles up to max) and attempts before a mail is dead. */
   outbox: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; leaseMs: number }>;
+  /** Audit events older than this many days are purged (the chain stays verifiable). */
+  auditRetentionDays: number;
+  /** REST API requests per token (or per client IP on public routes) and minute. */
+  apiRateLimitPerMinute: number;
 }>;
 
 export class ConfigError extends Error {
@@ -93,6 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: v.OUTBOX_MAX_ATTEMPTS,
       leaseMs: v.OUTBOX_LEASE_MS,
     }),
+    auditRetentionDays: v.AUDIT_RETENTION_DAYS,
+    apiRateLimitPerMinute: v.API_RATE_LIMIT_PER_MINUTE,
   });
 }
 

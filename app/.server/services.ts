@@ -1,5 +1,8 @@
 /** The app's long-lived services: database, contact store, rate limiter, mail outbox worker. */
 import path from "node:path";
+import { type ApiServices, createApiServices } from "./api/service.ts";
+import { setAuditSecret } from "./audit/ip-hash.ts";
+import { purgeAuditEvents } from "./audit/retention.ts";
 import type { Config } from "./config.ts";
 import { createRateLimiter } from "./contact/rate-limit.ts";
 import { type ContactService, createContactService } from "./contact/service.ts";
@@ -53,12 +56,19 @@ export async function createServices(config: Config, log: Logger, options: Servi
     log,
   });
   let contacts: ContactService | undefined;
+  // --- audit trail and REST API (issue 10, branch audit) ---
+  let api: ApiServices | undefined;
+  // --- end audit ---
   const services: AppServices = {
     config,
     log,
     get contacts(): ContactService {
       if (!contacts) throw new Error("services used before start()");
       return contacts;
+    },
+    get api(): ApiServices {
+      if (!api) throw new Error("services used before start()");
+      return api;
     },
   };
 
@@ -84,6 +94,14 @@ export async function createServices(config: Config, log: Logger, options: Servi
       if (applied.length > 0) log.info({ applied }, "database migrations applied");
       const limiter = await createRateLimiter(config.rateLimit, database.pool);
       contacts = createContactService(store, limiter, () => worker.wake());
+      // --- audit trail and REST API (issue 10, branch audit) ---
+      // The IP-hash key: AUTH_SECRET once the auth branch adds it (lead: switch at merge).
+      setAuditSecret(config.formSecret);
+      api = await createApiServices(config, database);
+      // Daily in the jobs once they exist; for now once at start.
+      const purged = await purgeAuditEvents(database.db, config.auditRetentionDays);
+      if (purged.events > 0) log.info(purged, "audit events past retention purged");
+      // --- end audit ---
       worker.start();
       started = true;
     },

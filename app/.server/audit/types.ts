@@ -15,4 +15,35 @@ export interface AuditEventInput {
   userAgent?: string | undefined;
   /** Small JSON detail (changed fields, role from/to); never secrets or passwords. */
   detail?: Record<string, unknown> | undefined;
+  /** When it happened; now by default (set it only to import or replay events). */
+  at?: Date | undefined;
+}
+
+/** An event as stored: its place in the organisation's chain and its hashes. */
+export interface AuditEvent {
+  id: string;
+  organizationId: string;
+  seq: number;
+  at: Date;
+  actor: { id: string; email: string } | null;
+  action: string;
+  object: { type: string; id: string } | null;
+  ipHash: string | null;
+  userAgent: string | null;
+  detail: Record<string, unknown> | null;
+  prevHash: string;
+  hash: string;
+}
+
+/** The contract's JSON shape of an event (GET /api/v1/audit, the admin page's JSON export). */
+export interface AuditEventJson {
+  id: string;
+  at: string;
+  actor: { id: string; email: string } | null;
+  action: string;
+  object: { type: string; id: string } | null;
+  ipHash: string | null;
+  userAgent: string | null;
+  hash: string;
+  prevHash: string;
 }

@@ -2,4 +2,7 @@
  * Every table, one module per capability. drizzle-kit reads this file (npm run db:generate)
  * and the database client types its queries with it: add a capability's module here.
  */
+
+export * from "./schema/api.ts";
+export * from "./schema/audit.ts";
 export * from "./schema/site.ts";

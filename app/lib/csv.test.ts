@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { csvCell } from "./leads.ts";
+import { csvCell } from "./csv.ts";
 
-describe("leads CSV export", () => {
+describe("csvCell", () => {
   it("neutralises spreadsheet formulas and quotes what needs quoting", () => {
     expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     for (const start of ["+", "-", "@", "\t", "\r"]) expect(csvCell(`${start}1`).replace(/^"/, "")).toMatch(/^'/);

@@ -1,0 +1,101 @@
+/**
+ * Calls the REST API's route modules in-process with the router context the server builds
+ * (real database, real rate limiter), and checks answers against the served OpenAPI document.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { RouterContextProvider } from "react-router";
+import { createApiRateLimiter } from "../../app/.server/api/rate-limit.ts";
+import type { ApiServices } from "../../app/.server/api/service.ts";
+import { type AppServices, requestContext, servicesContext } from "../../app/.server/context.ts";
+import type { Database } from "../../app/.server/db/client.ts";
+import { createLogger } from "../../app/.server/logger.ts";
+import * as auditRoute from "../../app/routes/api/audit.ts";
+import * as auditVerifyRoute from "../../app/routes/api/audit-verify.ts";
+import * as notFoundRoute from "../../app/routes/api/not-found.ts";
+import * as openApiRoute from "../../app/routes/api/openapi.ts";
+
+type RouteModule = {
+  loader: (args: never) => Promise<Response> | Response;
+  action: (args: never) => Promise<Response> | Response;
+};
+
+/** The routes by path, as app/routes.ts maps them. */
+const routes: Record<string, RouteModule> = {
+  "/api/v1/audit": auditRoute,
+  "/api/v1/audit/verify": auditVerifyRoute,
+  "/api/v1/openapi.json": openApiRoute,
+};
+
+export async function apiServicesFor(database: Database, perMinute = 600): Promise<ApiServices> {
+  return {
+    database,
+    limiter: await createApiRateLimiter(perMinute, database.pool),
+    siteUrl: "http://127.0.0.1:3000",
+  };
+}
+
+export interface CallOptions {
+  token?: string | undefined;
+  method?: string;
+  headers?: Record<string, string>;
+  clientIp?: string;
+}
+
+export async function callApi(api: ApiServices, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
+  const url = new URL(pathAndQuery, "http://127.0.0.1:3000");
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const request = new Request(url, { method: options.method ?? "GET", headers });
+  const context = new RouterContextProvider();
+  context.set(servicesContext, { api, log: createLogger("silent") } as unknown as AppServices);
+  context.set(requestContext, {
+    requestId: "test",
+    clientIp: options.clientIp ?? "198.51.100.20",
+    secure: false,
+    nonce: "test-nonce",
+    log: createLogger("silent"),
+  });
+  const module = routes[url.pathname] ?? notFoundRoute;
+  const args = { request, context, params: {} } as never;
+  const method = request.method;
+  return method === "GET" || method === "HEAD" ? module.loader(args) : module.action(args);
+}
+
+type JsonObject = Record<string, unknown>;
+
+/** Checks an answer against the schema the OpenAPI document declares for it. */
+export function openApiChecker(document: JsonObject) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const resolve = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value && typeof value === "object") {
+      const ref = (value as JsonObject).$ref;
+      if (typeof ref === "string" && ref.startsWith("#/")) {
+        const target = ref
+          .slice(2)
+          .split("/")
+          .reduce<unknown>((node, key) => (node as JsonObject)?.[key], document);
+        return resolve(target);
+      }
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item)]));
+    }
+    return value;
+  };
+  return {
+    /** Errors of `body` against the declared schema of (path, method, status, media type); [] when it matches. */
+    check(path: string, method: string, status: number, body: unknown, mediaType = "application/json"): string[] {
+      const operation = ((document.paths as JsonObject)[path] as JsonObject | undefined)?.[method] as
+        | JsonObject
+        | undefined;
+      if (!operation) return [`no operation ${method} ${path}`];
+      const response = resolve((operation.responses as JsonObject)[String(status)]) as JsonObject | undefined;
+      if (!response) return [`status ${status} not declared for ${method} ${path}`];
+      const schema = ((response.content as JsonObject | undefined)?.[mediaType] as JsonObject | undefined)?.schema;
+      if (!schema) return [`no ${mediaType} schema for ${status}`];
+      const validate = ajv.compile(schema as JsonObject);
+      return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    },
+  };
+}

@@ -35,6 +35,15 @@ const schema = z.object({
   // Audit trail and REST API (platform spec sections 8 and 9).
   AUDIT_RETENTION_DAYS: positiveInt.default(1825),
   API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  // Platform sign-in (issue 10, auth): session/token key, first organisation by mail.
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PLATFORM_ADMIN_EMAIL: emailAddress.optional(),
+  PLATFORM_ORG_NAME: z
+    .string()
+    .trim()
+    .min(1, "must not be blank")
+    .max(120, "must be at most 120 characters")
+    .default("Mi organización"),
 });
 
 export type Config = Readonly<{
@@ -60,6 +69,11 @@ export type Config = Readonly<{
   auditRetentionDays: number;
   /** REST API requests per token (or per client IP on public routes) and minute. */
   apiRateLimitPerMinute: number;
+  /** Platform sign-in: signs sessions and tokens (generated once in DATA_DIR when unset). */
+  authSecret: string;
+  /** On a start with no organisation: create one and invite this owner. */
+  platformAdminEmail: string | undefined;
+  platformOrgName: string;
 }>;
 
 export class ConfigError extends Error {
@@ -102,12 +116,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     apiRateLimitPerMinute: v.API_RATE_LIMIT_PER_MINUTE,
+    authSecret: v.AUTH_SECRET ?? localSecret(dataDir, "auth-secret"),
+    platformAdminEmail: v.PLATFORM_ADMIN_EMAIL,
+    platformOrgName: v.PLATFORM_ORG_NAME,
   });
 }
 
 /** Without FORM_SECRET, one instance keeps a random key in DATA_DIR so restarts keep it. */
-function localSecret(dataDir: string): string {
-  const file = path.join(dataDir, "form-secret");
+function localSecret(dataDir: string, name = "form-secret"): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");

@@ -5,4 +5,5 @@
 
 export * from "./schema/api.ts";
 export * from "./schema/audit.ts";
+export * from "./schema/auth.ts";
 export * from "./schema/site.ts";

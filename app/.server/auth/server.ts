@@ -86,6 +86,8 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks) {
       ipAddress: { ipAddressHeaders: ["x-vn-client-ip"] },
     },
     telemetry: { enabled: false },
+    // Failures are ours to log and audit (./service.ts); the library reports only errors.
+    logger: { level: "error" },
     plugins: [
       twoFactor({
         issuer: "Vigía Normativo",

@@ -17,7 +17,10 @@ import { totpFromUri } from "../support/totp.ts";
 
 class Browser {
   cookie = "";
-  constructor(readonly userAgent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36") {}
+  readonly userAgent: string;
+  constructor(userAgent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36") {
+    this.userAgent = userAgent;
+  }
   meta(ip = "198.51.100.7"): RequestMeta {
     const headers = new Headers({ cookie: this.cookie, "user-agent": this.userAgent });
     return { headers, ip, userAgent: this.userAgent };

@@ -224,6 +224,7 @@ describe("unexpected failures", () => {
   const failing = (error: Error): AppServices => ({
     config: { formSecret: "x".repeat(40) } as AppServices["config"],
     log: createLogger("silent"),
+    auth: {} as AppServices["auth"],
     contacts: {
       accept: async () => {
         throw error;

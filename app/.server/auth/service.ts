@@ -133,6 +133,10 @@ export function createAuthService(deps: { config: Config; database: Database; lo
   const db: Db = database.db;
   const appUrl = (pathname: string) => new URL(pathname, config.siteUrl).toString();
   let ipLimiter: IpLimiter | undefined;
+  async function limiter(): Promise<IpLimiter> {
+    if (!ipLimiter) ipLimiter = await createIpLimiter(database.pool);
+    return ipLimiter;
+  }
 
   const auth: Auth = createAuth(config, db, {
     async sendResetPassword({ user: target, token }) {
@@ -369,7 +373,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
 
     /** At start: the setup link when there is no user; PLATFORM_ADMIN_EMAIL's organisation when there is none. */
     async firstRun(): Promise<{ setupUrl?: string; invitationUrl?: string }> {
-      ipLimiter ??= await createIpLimiter(database.pool);
+      await limiter();
       const [users] = await db.select({ n: count() }).from(user);
       const [orgs] = await db.select({ n: count() }).from(organization);
       if ((orgs?.n ?? 0) === 0 && config.platformAdminEmail) {
@@ -570,7 +574,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       meta: RequestMeta,
     ): Promise<WithCookies<{ next: "second_factor" | "enrol" }>> {
       const normalized = email.trim().toLowerCase();
-      const limited = await (ipLimiter ??= await createIpLimiter(database.pool)).consume(meta.ip);
+      const limited = await (await limiter()).consume(meta.ip);
       if (!limited.allowed) throw new AuthError("rate_limited", limited.retryAfterSeconds);
       const lock = await accountLock(db, normalized);
       if (lock.locked) throw new AuthError("locked", lock.retryAfterSeconds);
@@ -780,7 +784,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
     },
 
     async requestPasswordReset(email: string, meta: RequestMeta): Promise<void> {
-      const limited = await (ipLimiter ??= await createIpLimiter(database.pool)).consume(meta.ip);
+      const limited = await (await limiter()).consume(meta.ip);
       if (!limited.allowed) throw new AuthError("rate_limited", limited.retryAfterSeconds);
       await auth.api.requestPasswordReset({
         body: { email: email.trim().toLowerCase(), redirectTo: "/app/login" },
@@ -1075,15 +1079,13 @@ export function createAuthService(deps: { config: Config; database: Database; lo
     async createGroup(actor: MemberInfo, name: string, meta: RequestMeta): Promise<string> {
       return db.transaction(async (tx) => {
         const id = randomUUID();
-        await tx
-          .insert(team)
-          .values({
-            id,
-            name: name.trim(),
-            organizationId: actor.organizationId,
-            createdAt: new Date(),
-            updatedAt: new Date(),
-          });
+        await tx.insert(team).values({
+          id,
+          name: name.trim(),
+          organizationId: actor.organizationId,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        });
         await recordAudit(tx, {
           organizationId: actor.organizationId,
           actor: { id: actor.userId, email: actor.email },

@@ -1205,6 +1205,10 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       return true;
     },
 
+    async setLocale(userId: string, locale: MailLocale): Promise<void> {
+      await db.update(user).set({ locale, updatedAt: new Date() }).where(eq(user.id, userId));
+    },
+
     appendSetCookies,
   };
 

@@ -27,7 +27,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       role: isRole(row.role) ? row.role : "member",
       banned: row.banned === true,
     })),
-    invitations: invitations.map((row) => ({ ...row, expiresAt: row.expiresAt.toISOString() })),
+    invitations: invitations.map((row) => ({
+      ...row,
+      role: isRole(row.role) ? row.role : ("member" as const),
+      expiresAt: row.expiresAt.toISOString(),
+    })),
     groups: groups.map((group) => ({ id: group.id, name: group.name })),
   };
 }
@@ -239,7 +243,7 @@ export default function AdminMembers({ loaderData, actionData }: Route.Component
                 data-testid="invitation-row"
               >
                 <span className="me-auto text-break">
-                  {row.email} · {isRole(row.role) ? t.roles[row.role] : row.role} ·{" "}
+                  {row.email} · {t.roles[row.role]} ·{" "}
                   {t.members.statuses[row.status as keyof typeof t.members.statuses] ?? row.status}
                   <span className="d-block small text-body-secondary">
                     {t.members.expires}: {formatDateTime(row.expiresAt, locale)}

@@ -30,7 +30,7 @@ export async function accountLock(db: Db, email: string, now: Date = new Date())
     .select({ n: sql<number>`count(*)::int`, last: sql<Date | string | null>`max(${signInFailure.at})` })
     .from(signInFailure)
     .where(and(eq(signInFailure.email, email.toLowerCase()), gte(signInFailure.at, since)));
-  if (!row || row.n < lockoutFailures || !row.last) return { locked: false, retryAfterSeconds: 0 };
+  if (!row || row.n <= lockoutFailures || !row.last) return { locked: false, retryAfterSeconds: 0 };
   const last = new Date(row.last).getTime();
   const retryAfterSeconds = Math.max(1, Math.ceil((last + lockoutWindowMs - now.getTime()) / 1000));
   return { locked: true, retryAfterSeconds };

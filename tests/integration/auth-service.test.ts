@@ -143,6 +143,9 @@ for (const target of databaseTargets()) {
       await expect(auth.signIn("ana@example.com", password, attacker.meta("203.0.113.99"))).rejects.toMatchObject({
         code: "locked",
       });
+      // The operator's MFA reset: sessions end, enrolment starts again at the next sign-in.
+      expect(await auth.resetMfa("ana@example.com")).toBe(true);
+      expect(await auth.currentSession(owner.meta().headers)).toBeNull();
       // Unknown accounts are answered alike.
       await expect(auth.signIn("nobody@example.com", password, attacker.meta("203.0.113.98"))).rejects.toMatchObject({
         code: "invalid_credentials",

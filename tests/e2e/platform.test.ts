@@ -5,7 +5,7 @@
  * with a wrong code (refused, audited), with a recovery code (then that code fails); ending
  * another session; the lockout; cookies, cross-site POST and no-store.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -248,4 +248,79 @@ describe("platform in the browser", () => {
     await page.getByText("the account is locked for 15 minutes").waitFor({ timeout: 20_000 });
     await close();
   }, 60_000);
+
+  /**
+   * Screenshots of every platform page at 390 and 1440 px, light and dark, into screenshots/app/
+   * (SCREENSHOTS=1 npm run test:e2e -- tests/e2e/platform.test.ts).
+   */
+  test.runIf(process.env.SCREENSHOTS)(
+    "screenshots of every page",
+    async () => {
+      const dir = path.resolve(import.meta.dirname, "../../screenshots/app");
+      mkdirSync(dir, { recursive: true });
+      // An admin's session (recovery code: the TOTP steps are spent by the tests above).
+      const admin = await openPage(browser, { locale: "es-ES", viewport: { width: 1440, height: 900 } });
+      await signIn(admin.page, "ana@example.com");
+      await admin.page.getByLabel("Código de recuperación").fill(recoveryCodes[3]!);
+      await admin.page.getByRole("button", { name: "Usar código de recuperación" }).click();
+      await admin.page.waitForURL(/\/app$/);
+      await admin.page.goto(`${server.url}/app/admin/groups`);
+      await admin.page.getByLabel("Nombre del grupo").fill("Cumplimiento normativo");
+      await admin.page.getByRole("button", { name: "Crear grupo" }).click();
+      await admin.page.getByTestId("group-card").first().waitFor({ timeout: 20_000 });
+      await admin.page.goto(`${server.url}/app/admin/members`);
+      for (const email of ["carla@example.com", "dan@example.com"]) {
+        await admin.page.getByLabel("Correo de la persona invitada").fill(email);
+        await admin.page.getByRole("button", { name: "Enviar invitación" }).click();
+        await admin.page.getByText(`Invitación enviada a ${email}`).waitFor({ timeout: 20_000 });
+      }
+      const linkFor = async (email: string) =>
+        /http:\/\/127\.0\.0\.1:\d+\/app\/invite\/[\w-]+/.exec(unquote((await waitForMail(email)).raw))?.[0] ?? "";
+      const adminState = await admin.page.context().storageState();
+      // A session before MFA: Carla accepts, stops at enrolment.
+      const carla = await openPage(browser, { locale: "es-ES", viewport: { width: 1440, height: 900 } });
+      await carla.page.goto(await linkFor("carla@example.com"));
+      await carla.page.getByLabel("Su nombre").fill("Carla");
+      await carla.page.getByLabel("Contraseña (mínimo 12 caracteres)").fill(password);
+      await carla.page.getByRole("button", { name: "Aceptar y continuar" }).click();
+      await carla.page.waitForURL(/\/app\/mfa$/);
+      const enrolState = await carla.page.context().storageState();
+      const danLink = await linkFor("dan@example.com");
+      const pages: { name: string; url: string; state?: typeof adminState }[] = [
+        { name: "login", url: "/app/login" },
+        { name: "reset", url: "/app/reset" },
+        { name: "invite", url: danLink.replace(/^http:\/\/127\.0\.0\.1:\d+/, "") },
+        { name: "mfa", url: "/app/mfa", state: enrolState },
+        { name: "home", url: "/app", state: adminState },
+        { name: "account", url: "/app/account", state: adminState },
+        { name: "members", url: "/app/admin/members", state: adminState },
+        { name: "groups", url: "/app/admin/groups", state: adminState },
+        { name: "tokens", url: "/app/admin/tokens", state: adminState },
+        { name: "audit", url: "/app/admin/audit?verify=1", state: adminState },
+      ];
+      for (const width of [390, 1440]) {
+        for (const colorScheme of ["light", "dark"] as const) {
+          for (const entry of pages) {
+            const context = await browser.newContext({
+              viewport: { width, height: 900 },
+              colorScheme,
+              locale: "es-ES",
+              ...(entry.state ? { storageState: entry.state } : {}),
+            });
+            const page = await context.newPage();
+            const response = await page.goto(`${server.url}${entry.url}`);
+            expect(response?.status(), entry.name).toBe(200);
+            await page.screenshot({
+              path: path.join(dir, `${entry.name}-${width}-${colorScheme}.png`),
+              fullPage: true,
+            });
+            await context.close();
+          }
+        }
+      }
+      await carla.close();
+      await admin.close();
+    },
+    300_000,
+  );
 });

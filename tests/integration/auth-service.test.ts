@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiToken, listApiTokens, revokeApiToken } from "../../app/.server/api/tokens.ts";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import { verifyAuditChain } from "../../app/.server/audit/verify.ts";
 import { mergeCookies } from "../../app/.server/auth/cookies.ts";
@@ -211,6 +212,45 @@ for (const target of databaseTargets()) {
       );
       expect(await auth.revokeInvitation(owner, revoked.id, ownerBrowser.meta())).toBe(true);
       expect(await auth.findInvitation(revoked.url.split("/").at(-1)!)).toBeNull();
+
+      // Another organisation's owner reaches none of Org B's objects by id (ids swapped in).
+      const orgC = await auth.createOrganizationWithOwnerInvitation({
+        name: "Org C",
+        adminEmail: "cid@example.com",
+        locale: "es",
+      });
+      const cid = new Browser("cid-agent");
+      cid.take(await auth.acceptInvitation(orgC.url.split("/").at(-1)!, { name: "Cid", password }, cid.meta()));
+      const other = (await auth.memberOf((await auth.currentSession(cid.meta().headers))!))!;
+      expect(other.organizationId).not.toBe(owner.organizationId);
+      const keptGroup = await auth.createGroup(owner, "Kept", ownerBrowser.meta());
+      const pending = await auth.invite(
+        owner,
+        { email: "eve@example.com", role: "member", locale: "es", groupIds: [] },
+        ownerBrowser.meta(),
+      );
+      const token = await createApiToken(db, {
+        organizationId: owner.organizationId,
+        name: "ci",
+        scope: "read",
+        createdBy: owner.userId,
+      });
+      expect(await auth.renameGroup(other, keptGroup, "Stolen", cid.meta())).toBe(false);
+      expect(await auth.deleteGroup(other, keptGroup, cid.meta())).toBe(false);
+      expect(await auth.setGroupMember(other, keptGroup, carlMember.memberId, true, cid.meta())).toBe(false);
+      expect(await auth.changeRole(other, carlMember.memberId, "owner", cid.meta())).toBe(false);
+      expect(await auth.setSuspended(other, carlMember.memberId, false, cid.meta())).toBe(false);
+      expect(await auth.endMemberSessions(other, carlMember.memberId, cid.meta())).toBeNull();
+      expect(await auth.revokeInvitation(other, pending.id, cid.meta())).toBe(false);
+      expect(await auth.resendInvitation(other, pending.id, cid.meta())).toBe(false);
+      expect(await revokeApiToken(db, other.organizationId, token.id)).toBe(false);
+      expect(await auth.memberById(other.organizationId, carlMember.memberId)).toBeNull();
+      expect((await auth.listMembers(other.organizationId)).map((row) => row.email)).toEqual(["cid@example.com"]);
+      expect(await auth.listGroups(other.organizationId)).toEqual([]);
+      expect(await listApiTokens(db, other.organizationId)).toEqual([]);
+      const otherEvents = await listAuditEvents(db, other.organizationId, { limit: 1000 });
+      expect(otherEvents.items.every((event) => event.organizationId === other.organizationId)).toBe(true);
+      expect((await auth.listGroups(owner.organizationId)).map((group) => group.name)).toEqual(["Kept"]);
 
       // Org B's owner reaches nothing of Org A by id.
       const orgAEvents = await listAuditEvents(db, owner.organizationId, { limit: 1000 });

@@ -2,11 +2,14 @@ import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from 
 import { appLocale, appMemberContext, appMiddleware } from "../../.server/auth/guard";
 import { AppShell } from "../../components/app/app-shell";
 import { appMessages } from "../../components/app/messages";
+import platformStyles from "../../components/app/platform.scss?url";
 import type { Route } from "./+types/layout";
 
 /** Every /app page: the session, the language and no-store (../../.server/auth/guard.ts). */
 export const middleware: Route.MiddlewareFunction[] = [appMiddleware];
 export const handle = { layout: "bare" };
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: platformStyles }];
 
 export function headers() {
   return { "Cache-Control": "no-store" };

@@ -3,7 +3,7 @@
  * enrolment, sign-in with TOTP (no replay) and recovery codes, lockout, invitations, sessions,
  * roles, groups and the audit events they write.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../app/.server/api/tokens.ts";
@@ -271,3 +271,28 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+describe("PLATFORM_ADMIN_EMAIL on a start with no organisation", () => {
+  it("creates the organisation and queues its owner's invitation instead of a setup link", async () => {
+    const app = await startServices({
+      AUTH_SECRET: "auth-secret-auth-secret-auth-secret-0123",
+      PLATFORM_ADMIN_EMAIL: "owner@example.com",
+      PLATFORM_ORG_NAME: "Banco Ejemplo",
+    });
+    try {
+      expect(existsSync(path.join(app.config.dataDir, "setup-url.txt"))).toBe(false);
+      const mails = await app.database.db.select().from(mailOutbox);
+      expect(mails.map((mail) => [mail.kind, mail.to])).toEqual([["invitation", "owner@example.com"]]);
+      expect(mails[0]?.subject).toBe("Invitación a Banco Ejemplo en Vigía Normativo");
+      const link = /\/app\/invite\/([\w-]+)/.exec(mails[0]?.text ?? "")?.[1];
+      const invitation = await app.services.auth.findInvitation(link!);
+      expect(invitation).toMatchObject({
+        email: "owner@example.com",
+        role: "owner",
+        organizationName: "Banco Ejemplo",
+      });
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});

@@ -30,6 +30,9 @@ export function AppShell({ locale, user, children }: { locale: Locale; user: She
     : [];
   return (
     <div className="app-surface d-flex flex-column min-vh-100">
+      {/* React hoists these into <head> (the root renders no <Meta />). */}
+      <title>{t.brand}</title>
+      <meta name="robots" content="noindex, nofollow" />
       <a className="visually-hidden-focusable position-absolute p-2" href="#app-main">
         {t.skip}
       </a>

@@ -25,10 +25,6 @@ export function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: appMessages(loaderData?.locale ?? "es").brand }, { name: "robots", content: "noindex" }];
-}
-
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell locale={loaderData.locale} user={loaderData.user}>

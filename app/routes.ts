@@ -1,4 +1,4 @@
-import { prefix, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
 // Every route in one list. Pages whose path has no `lang` segment name their
 // language in their handle; root.tsx falls back to the default locale.
@@ -24,5 +24,29 @@ export default [
     route("webhooks/:id", "routes/api/webhook.ts"),
   ]),
   route("api/*", "routes/api/not-found.ts", { id: "api-not-found" }),
+  // The platform (/app): one route group, its layout and middleware (app/.server/auth/guard.ts).
+  ...prefix("app", [
+    layout("routes/app/layout.tsx", { id: "app-layout" }, [
+      route("login", "routes/app/login.tsx", { id: "app-login" }),
+      route("setup/:token", "routes/app/setup.tsx", { id: "app-setup" }),
+      route("invite/:token", "routes/app/invite.tsx", { id: "app-invite" }),
+      route("reset", "routes/app/reset.tsx", { id: "app-reset" }),
+      route("reset/:token", "routes/app/reset-token.tsx", { id: "app-reset-token" }),
+      route("mfa", "routes/app/mfa.tsx", { id: "app-mfa" }),
+      route("logout", "routes/app/logout.ts", { id: "app-logout" }),
+      route("locale", "routes/app/locale.ts", { id: "app-locale" }),
+      layout("routes/app/guarded.tsx", { id: "app-guarded" }, [
+        index("routes/app/home.tsx", { id: "app-home" }),
+        route("account", "routes/app/account.tsx", { id: "app-account" }),
+        route("admin/members", "routes/app/admin-members.tsx", { id: "app-admin-members" }),
+        route("admin/groups", "routes/app/admin-groups.tsx", { id: "app-admin-groups" }),
+        route("admin/tokens", "routes/app/admin-tokens.tsx", { id: "app-admin-tokens" }),
+        route("admin/audit", "routes/app/admin-audit.tsx", { id: "app-admin-audit" }),
+        route("admin/audit/export", "routes/app/admin-audit-export.ts", { id: "app-admin-audit-export" }),
+      ]),
+      route("*", "routes/app/not-found.tsx", { id: "app-not-found" }),
+    ]),
+    route("api/auth/*", "routes/app/api-auth.ts", { id: "app-api-auth" }),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

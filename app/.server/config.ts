@@ -52,6 +52,15 @@ const schema = z.object({
   ALERTS_MAX_ATTEMPTS: positiveInt.default(12),
   WEBHOOKS_ALLOW_PRIVATE_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
   // --- end alerts ---
+  // Platform sign-in (issue 10, auth): session/token key, first organisation by mail.
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PLATFORM_ADMIN_EMAIL: emailAddress.optional(),
+  PLATFORM_ORG_NAME: z
+    .string()
+    .trim()
+    .min(1, "must not be blank")
+    .max(120, "must be at most 120 characters")
+    .default("Mi organización"),
 });
 
 export type Config = Readonly<{
@@ -89,6 +98,11 @@ export type Config = Readonly<{
   }>;
   /** Alerts (issue 13): delivery retries (webhooks retry for 24 h whatever maxAttempts) and whether webhook URLs may be private (tests only). */
   alerts: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; allowPrivateWebhookUrls: boolean }>;
+  /** Platform sign-in: signs sessions and tokens (generated once in DATA_DIR when unset). */
+  authSecret: string;
+  /** On a start with no organisation: create one and invite this owner. */
+  platformAdminEmail: string | undefined;
+  platformOrgName: string;
 }>;
 
 export class ConfigError extends Error {
@@ -148,12 +162,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: v.ALERTS_MAX_ATTEMPTS,
       allowPrivateWebhookUrls: v.WEBHOOKS_ALLOW_PRIVATE_URLS === "1",
     }),
+    authSecret: v.AUTH_SECRET ?? localSecret(dataDir, "auth-secret"),
+    platformAdminEmail: v.PLATFORM_ADMIN_EMAIL,
+    platformOrgName: v.PLATFORM_ORG_NAME,
   });
 }
 
 /** Without FORM_SECRET, one instance keeps a random key in DATA_DIR so restarts keep it. */
-function localSecret(dataDir: string): string {
-  const file = path.join(dataDir, "form-secret");
+function localSecret(dataDir: string, name = "form-secret"): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");

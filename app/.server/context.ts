@@ -1,6 +1,7 @@
 /** What every loader and action finds in the router context (built per request by ./app.ts). */
 import { createContext } from "react-router";
 import type { ApiServices } from "./api/service.ts";
+import type { AuthService } from "./auth/service.ts";
 import type { Config } from "./config.ts";
 import type { ContactService } from "./contact/service.ts";
 import type { Logger } from "./logger.ts";
@@ -10,6 +11,8 @@ export interface AppServices {
   log: Logger;
   /** Demo requests: store, rate limit, flash state for the no-JavaScript form. */
   contacts: ContactService;
+  /** Platform sign-in, MFA, sessions, members and groups (issue 10, auth). */
+  auth: AuthService;
   /** REST API (issue 10): database and per-token rate limiter for app/routes/api/. */
   api: ApiServices;
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { type ApiServices, createApiServices } from "./api/service.ts";
 import { setAuditSecret } from "./audit/ip-hash.ts";
 import { purgeAuditEvents } from "./audit/retention.ts";
+import { type AuthService, createAuthService } from "./auth/service.ts";
 import { classify } from "./classify/classify.ts";
 import type { Config } from "./config.ts";
 import { createRateLimiter } from "./contact/rate-limit.ts";
@@ -70,6 +71,9 @@ export async function createServices(config: Config, log: Logger, options: Servi
   // --- audit trail and REST API (issue 10, branch audit) ---
   let api: ApiServices | undefined;
   // --- end audit ---
+  // --- platform auth (issue 10, branch auth2) ---
+  const auth: AuthService = createAuthService({ config, database, log });
+  // --- end auth ---
   const services: AppServices = {
     config,
     log,
@@ -81,6 +85,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       if (!api) throw new Error("services used before start()");
       return api;
     },
+    auth,
   };
 
   let readyAt = 0;
@@ -107,13 +112,16 @@ export async function createServices(config: Config, log: Logger, options: Servi
       const limiter = await createRateLimiter(config.rateLimit, database.pool);
       contacts = createContactService(store, limiter, () => worker.wake());
       // --- audit trail and REST API (issue 10, branch audit) ---
-      // The IP-hash key: AUTH_SECRET once the auth branch adds it (lead: switch at merge).
-      setAuditSecret(config.formSecret);
+      // The IP-hash key: AUTH_SECRET (issue 10).
+      setAuditSecret(config.authSecret);
       api = await createApiServices(config, database);
       // Daily in the jobs once they exist; for now once at start.
       const purged = await purgeAuditEvents(database.db, config.auditRetentionDays);
       if (purged.events > 0) log.info(purged, "audit events past retention purged");
       // --- end audit ---
+      // --- platform auth (issue 10, branch auth2): setup link or PLATFORM_ADMIN_EMAIL's invitation ---
+      await auth.firstRun();
+      // --- end auth ---
       worker.start();
       // --- sources: ingestion jobs never stop the site from starting ---
       await ingestJobs?.start().catch((error: unknown) => log.error({ err: error }, "ingestion jobs failed to start"));

@@ -13,7 +13,7 @@ interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-const cases = ["/", "/en", "/aviso-legal", "/en/login"].flatMap((path) =>
+const cases = ["/", "/en", "/aviso-legal", "/app/login"].flatMap((path) =>
   (["light", "dark"] as const).map((colorScheme) => ({ path, colorScheme })),
 );
 

@@ -61,17 +61,15 @@ describe("legal pages", () => {
 
   test("titles and descriptions differ on every page", async () => {
     const heads = await Promise.all(
-      ["/", "/en", "/aviso-legal", "/en/legal-notice", "/privacidad", "/en/privacy", "/login", "/en/login"].map(
-        async (path) => {
-          const html = await (await fetch(`${f.server.url}${path}`)).text();
-          return {
-            title: /<title>([^<]*)<\/title>/.exec(html)?.[1],
-            description: /<meta name="description" content="([^"]*)"/.exec(html)?.[1],
-            og: /<meta property="og:title" content="([^"]*)"/.exec(html)?.[1],
-            jsonLd: html.includes('"@type":"Organization"') && html.includes('"@type":"WebSite"'),
-          };
-        },
-      ),
+      ["/", "/en", "/aviso-legal", "/en/legal-notice", "/privacidad", "/en/privacy"].map(async (path) => {
+        const html = await (await fetch(`${f.server.url}${path}`)).text();
+        return {
+          title: /<title>([^<]*)<\/title>/.exec(html)?.[1],
+          description: /<meta name="description" content="([^"]*)"/.exec(html)?.[1],
+          og: /<meta property="og:title" content="([^"]*)"/.exec(html)?.[1],
+          jsonLd: html.includes('"@type":"Organization"') && html.includes('"@type":"WebSite"'),
+        };
+      }),
     );
     expect(new Set(heads.map((h) => h.title)).size).toBe(heads.length);
     expect(new Set(heads.map((h) => h.description)).size).toBe(heads.length);
@@ -82,35 +80,31 @@ describe("legal pages", () => {
   });
 });
 
-describe("login information page", () => {
+describe("log in", () => {
   test.each([
-    {
-      path: "/login",
-      lang: "es",
-      contact: "/#contact",
-      cta: "Solicita una demo",
-      mfa: "Autenticación multifactor",
-    },
-    {
-      path: "/en/login",
-      lang: "en",
-      contact: "/en#contact",
-      cta: "Request a demo",
-      mfa: "Multi-factor authentication",
-    },
-  ])(
-    "$path explains access and offers the contact form, with no sign-in form",
-    async ({ path, lang, contact, cta, mfa }) => {
-      const { page, errors, close } = await openPage(f.browser, { viewport: { width: 1280, height: 900 } });
-      await page.goto(`${f.server.url}${path}`);
-      expect(await page.getAttribute("html", "lang")).toBe(lang);
-      await expect(page.getByRole("heading", { name: mfa }).isVisible()).resolves.toBe(true);
-      await expect(page.getByRole("main").getByRole("link", { name: cta }).getAttribute("href")).resolves.toBe(contact);
-      expect(await page.locator("main form, main input[type=password]").count()).toBe(0);
-      expect(errors).toEqual([]);
-      await close();
-    },
-  );
+    { path: "/login", cookie: null },
+    { path: "/en/login", cookie: "locale=en" },
+  ])("$path redirects to the platform's sign-in", async ({ path, cookie }) => {
+    const response = await fetch(`${f.server.url}${path}`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/app/login");
+    const setCookie = response.headers.get("set-cookie");
+    if (cookie) expect(setCookie).toContain(cookie);
+    else expect(setCookie).toBeNull();
+  });
+
+  test("the platform's sign-in page has a labelled form in the visitor's language", async () => {
+    const { page, errors, close } = await openPage(f.browser, {
+      locale: "en-GB",
+      viewport: { width: 1280, height: 900 },
+    });
+    await page.goto(`${f.server.url}/en/login`);
+    expect(new URL(page.url()).pathname).toBe("/app/login");
+    await expect(page.getByLabel("Email").isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel("Password").isVisible()).resolves.toBe(true);
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
 
 describe("with PLATFORM_URL set", () => {

@@ -224,6 +224,7 @@ describe("unexpected failures", () => {
   const failing = (error: Error): AppServices => ({
     config: { formSecret: "x".repeat(40) } as AppServices["config"],
     log: createLogger("silent"),
+    auth: {} as AppServices["auth"],
     contacts: {
       accept: async () => {
         throw error;
@@ -264,7 +265,7 @@ describe.skipIf(!testDatabaseUrl)("migrations on PostgreSQL", () => {
       const migrationsDir = path.join(projectRoot, "drizzle");
       const results = await Promise.all(handles.map((handle) => migrate(handle, migrationsDir)));
       // Every migration of the journal exactly once, whichever instance applied it.
-      const journal = JSON.parse(readFileSync(path.join(migrationsDir, "meta/_journal.json"), "utf8")) as {
+      const journal = JSON.parse(readFileSync(path.join(projectRoot, "drizzle/meta/_journal.json"), "utf8")) as {
         entries: { tag: string }[];
       };
       const tags = journal.entries.map((entry) => entry.tag);

@@ -45,7 +45,8 @@ export interface NotificationOptions {
 export interface Notification {
   from: string;
   to: string;
-  replyTo: { name: string; address: string };
+  /** The contact request's sender; platform mail has none. */
+  replyTo?: { name: string; address: string };
   subject: string;
   messageId: string;
   text: string;

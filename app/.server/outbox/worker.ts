@@ -1,12 +1,14 @@
 /**
- * The outbox worker: claims due rows one at a time (FOR UPDATE SKIP LOCKED, with a lease so a
+ * The outbox worker: two queues, the contact requests' `outbox` (rendered at send time from the
+ * stored request) and the platform's `mail_outbox` (invitations, password resets, new-device
+ * notices, rendered when queued, with a `kind`). For both it claims due rows one at a time (FOR UPDATE SKIP LOCKED, with a lease so a
  * crashed instance's rows are taken again), sends the notification, retries with exponential
  * backoff and jitter, and marks a row dead after a bounded number of attempts.
  */
 import { eq, sql } from "drizzle-orm";
 import type { ContactStore } from "../contact/store.ts";
 import type { Database } from "../db/client.ts";
-import { contactRequests, outbox } from "../db/schema.ts";
+import { contactRequests, mailOutbox, outbox } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { buildNotification, type NotificationOptions } from "../mail/notification.ts";
 import type { MailTransport } from "../mail/transport.ts";
@@ -131,8 +133,82 @@ export function createOutboxWorker(deps: {
     );
   }
 
+  interface ClaimedMail {
+    id: string;
+    kind: string;
+    attempts: number;
+  }
+
+  /** Platform mail: the same claim, lease and backoff over mail_outbox. */
+  async function claimMail(): Promise<ClaimedMail[]> {
+    return database.rows<ClaimedMail>(sql`
+      update mail_outbox set status = 'sending', attempts = attempts + 1,
+        lease_until = now() + (${settings.leaseMs}::int * interval '1 millisecond')
+      where id in (
+        select id from mail_outbox
+        where (status = 'pending' and next_attempt_at <= now())
+           or (status = 'sending' and lease_until < now())
+        order by next_attempt_at
+        limit ${batchSize}
+        for update skip locked)
+      returning id, kind, attempts`);
+  }
+
+  async function processMail(row: ClaimedMail): Promise<void> {
+    const [mail] = await database.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id));
+    if (!mail) return;
+    let host = "localhost";
+    try {
+      host = new URL(deps.mail.siteUrl).hostname || host;
+    } catch {
+      // keep the default
+    }
+    const message = {
+      from: deps.mail.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      messageId: `<${mail.kind}-${mail.id}@${host}>`,
+      headers: { "Auto-Submitted": "auto-generated" },
+    };
+    try {
+      await transport.send(message);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
+      if (row.attempts >= settings.maxAttempts) {
+        await database.db
+          .update(mailOutbox)
+          .set({ status: "dead", leaseUntil: null, lastError: reason })
+          .where(eq(mailOutbox.id, row.id));
+        log.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, err: error }, "platform mail dead");
+        return;
+      }
+      const delay = retryDelayMs(row.attempts, settings);
+      await database.rows(sql`
+        update mail_outbox set status = 'pending', lease_until = null, last_error = ${reason},
+          next_attempt_at = now() + (${delay}::int * interval '1 millisecond')
+        where id = ${row.id}`);
+      log.warn({ mailId: row.id, kind: row.kind, retryInMs: delay, err: reason }, "platform mail failed, will retry");
+      return;
+    }
+    await database.db
+      .update(mailOutbox)
+      .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
+      .where(eq(mailOutbox.id, row.id));
+    log.info({ mailId: row.id, kind: row.kind, attempts: row.attempts }, "platform mail sent");
+  }
+
   async function drain(): Promise<number> {
     let handled = 0;
+    while (!stopping) {
+      const mails = await claimMail();
+      if (mails.length === 0) break;
+      const results = await Promise.allSettled(mails.map((row) => processMail(row)));
+      const failed = results.find((result) => result.status === "rejected");
+      if (failed) throw failed.reason;
+      handled += mails.length;
+    }
     while (!stopping) {
       const rows = await claim();
       if (rows.length === 0) break;

@@ -1,0 +1,90 @@
+import type { ReactNode } from "react";
+import { Form, NavLink } from "react-router";
+import type { Locale } from "../../i18n/locales";
+import { ColorModeToggle } from "../layout/color-mode-toggle";
+import { appMessages } from "./messages";
+
+export interface ShellUser {
+  name: string;
+  email: string;
+  role: "owner" | "admin" | "member";
+  organizationName: string;
+}
+
+/** The platform's own chrome: brand, navigation (admin entries for admins), the user's menu, language and theme. */
+export function AppShell({ locale, user, children }: { locale: Locale; user: ShellUser | null; children: ReactNode }) {
+  const t = appMessages(locale);
+  const admin = user?.role === "owner" || user?.role === "admin";
+  const links = user
+    ? [
+        { to: "/app", label: t.nav.home, end: true },
+        ...(admin
+          ? [
+              { to: "/app/admin/members", label: t.nav.members, end: false },
+              { to: "/app/admin/groups", label: t.nav.groups, end: false },
+              { to: "/app/admin/tokens", label: t.nav.tokens, end: false },
+              { to: "/app/admin/audit", label: t.nav.audit, end: false },
+            ]
+          : []),
+      ]
+    : [];
+  return (
+    <div className="app-surface d-flex flex-column min-vh-100">
+      {/* React hoists these into <head> (the root renders no <Meta />). */}
+      <title>{t.brand}</title>
+      <meta name="robots" content="noindex, nofollow" />
+      <a className="visually-hidden-focusable position-absolute p-2" href="#app-main">
+        {t.skip}
+      </a>
+      <header className="border-bottom bg-body-tertiary">
+        <nav className="container-xl d-flex flex-wrap align-items-center gap-2 py-2" aria-label={t.nav.label}>
+          <a className="navbar-brand fw-semibold me-3" href="/app">
+            {t.brand}
+          </a>
+          <ul className="nav flex-wrap me-auto">
+            {links.map((link) => (
+              <li className="nav-item" key={link.to}>
+                <NavLink to={link.to} end={link.end} className="nav-link px-2">
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <Form method="post" action="/app/locale" className="d-inline">
+            <input type="hidden" name="locale" value={t.nav.languageCode} />
+            <button type="submit" className="btn btn-link btn-sm" lang={t.nav.languageCode}>
+              {t.nav.language}
+            </button>
+          </Form>
+          <ColorModeToggle lang={locale} />
+          {user ? (
+            <details className="app-user-menu position-relative">
+              <summary className="btn btn-outline-secondary btn-sm" aria-label={t.nav.userMenu}>
+                {user.name}
+              </summary>
+              <div className="card position-absolute end-0 mt-1 shadow-sm app-user-menu-panel">
+                <div className="card-body py-2">
+                  <p className="small mb-1 text-body-secondary">{user.email}</p>
+                  <p className="small mb-2 text-body-secondary">
+                    {user.organizationName} · {t.roles[user.role]}
+                  </p>
+                  <a className="d-block mb-2" href="/app/account">
+                    {t.nav.account}
+                  </a>
+                  <Form method="post" action="/app/logout">
+                    <button type="submit" className="btn btn-sm btn-outline-danger w-100">
+                      {t.nav.signOut}
+                    </button>
+                  </Form>
+                </div>
+              </div>
+            </details>
+          ) : null}
+        </nav>
+      </header>
+      <main id="app-main" className="container-xl py-4 flex-grow-1">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+/** The platform's messages by locale (loaded by /app routes only, never by the site's pages). */
+import { app as en } from "../../i18n/en/app";
+import { type AppMessages, app as es } from "../../i18n/es/app";
+import type { Locale } from "../../i18n/locales";
+
+export type { AppMessages };
+
+export function appMessages(locale: Locale): AppMessages {
+  return locale === "en" ? en : es;
+}
+
+/** `{name}` placeholders filled from `values`. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+}
+
+export function formatDateTime(value: Date | string | null | undefined, locale: Locale): string {
+  if (!value) return "—";
+  return new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "es-ES", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Europe/Madrid",
+  }).format(new Date(value));
+}

@@ -1,0 +1,191 @@
+import { Form, redirect } from "react-router";
+import { authFailure, invalidForm } from "../../.server/auth/form-errors";
+import { appLocale, appSessionContext, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
+import { requestContext, servicesContext } from "../../.server/context";
+import { FormAlert, FormField } from "../../components/app/form-field";
+import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import { changePasswordSchema, parseForm, passwordOnlySchema } from "../../lib/app-auth-schema";
+import type { Route } from "./+types/account";
+
+export const handle = { layout: "bare" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const member = requireMember(context, "account.manage");
+  const current = context.get(appSessionContext)!;
+  const sessions = await context.get(servicesContext).auth.listSessions(member.userId);
+  return {
+    locale: appLocale(context),
+    passwordChanged: new URL(request.url).searchParams.has("password"),
+    sessions: sessions.map((row) => ({
+      id: row.id,
+      current: row.id === current.sessionId,
+      userAgent: row.userAgent ?? "",
+      ip: row.ipAddress ?? "",
+      lastSeenAt: row.lastSeenAt.toISOString(),
+    })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireMember(context, "account.manage");
+  const locale = appLocale(context);
+  const current = context.get(appSessionContext)!;
+  const { auth } = context.get(servicesContext);
+  const meta = requestMeta(request, context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  try {
+    if (intent === "end-session") {
+      const ended = await auth.endSessions(current, { sessionId: String(form.get("sessionId") ?? "") }, meta);
+      return { intent, ended };
+    }
+    if (intent === "end-others") {
+      return { intent, ended: await auth.endSessions(current, "others", meta) };
+    }
+    if (intent === "password") {
+      const parsed = parseForm(changePasswordSchema(locale), form);
+      if (!parsed.ok) return invalidForm(parsed.errors);
+      const cookies = await auth.changePassword(current, parsed.data, meta);
+      return redirect("/app/account?password=1", { headers: withCookies(cookies) });
+    }
+    if (intent === "recovery-codes") {
+      const parsed = parseForm(passwordOnlySchema(locale), form);
+      if (!parsed.ok) return invalidForm(parsed.errors);
+      return { intent, codes: await auth.regenerateRecoveryCodes(current, parsed.data.password, meta) };
+    }
+  } catch (error) {
+    return authFailure(error, context.get(requestContext).log);
+  }
+  return invalidForm({ intent: ["unknown"] });
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale, sessions } = loaderData;
+  const t = appMessages(locale);
+  const result = actionData && "intent" in actionData ? actionData : undefined;
+  const failure = actionData && !("intent" in actionData) ? actionData : undefined;
+  const { passwordChanged } = loaderData;
+  return (
+    <>
+      <h1 className="h3 mb-4">{t.account.title}</h1>
+      <FormAlert kind="danger">{failure?.formError ? t.errors[failure.formError] : undefined}</FormAlert>
+      {passwordChanged ? <FormAlert kind="success">{t.account.passwordChanged}</FormAlert> : null}
+      <section className="mb-5" aria-labelledby="account-sessions">
+        <h2 id="account-sessions" className="h5">
+          {t.account.sessions}
+        </h2>
+        <p className="text-body-secondary small">{t.account.sessionsLead}</p>
+        {result && "ended" in result ? (
+          <FormAlert kind="success">{fill(t.account.ended, { count: result.ended ?? 0 })}</FormAlert>
+        ) : null}
+        <div className="table-responsive">
+          <table className="table align-middle">
+            <thead>
+              <tr>
+                <th scope="col">{t.account.device}</th>
+                <th scope="col">{t.account.ip}</th>
+                <th scope="col">{t.account.lastSeen}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t.members.actions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((row) => (
+                <tr key={row.id} data-testid="session-row">
+                  <td className="small text-break">{row.userAgent || "—"}</td>
+                  <td className="small">{row.ip || "—"}</td>
+                  <td className="small">{formatDateTime(row.lastSeenAt, locale)}</td>
+                  <td className="text-end">
+                    {row.current ? (
+                      <span className="badge text-bg-success">{t.account.thisSession}</span>
+                    ) : (
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="end-session" />
+                        <input type="hidden" name="sessionId" value={row.id} />
+                        <button type="submit" className="btn btn-sm btn-outline-danger">
+                          {t.account.end}
+                        </button>
+                      </Form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <Form method="post">
+          <input type="hidden" name="intent" value="end-others" />
+          <button type="submit" className="btn btn-outline-danger btn-sm">
+            {t.account.endOthers}
+          </button>
+        </Form>
+      </section>
+      <div className="row g-4">
+        <section className="col-lg-6" aria-labelledby="account-password">
+          <h2 id="account-password" className="h5">
+            {t.account.password}
+          </h2>
+          <Form method="post" noValidate>
+            <input type="hidden" name="intent" value="password" />
+            <input type="text" name="username" autoComplete="username" hidden readOnly />
+            <FormField
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              required
+              label={t.account.currentPassword}
+              errors={failure?.errors?.currentPassword}
+            />
+            <FormField
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              minLength={12}
+              required
+              label={t.account.newPassword}
+              errors={failure?.errors?.newPassword}
+            />
+            <button type="submit" className="btn btn-primary">
+              {t.account.changePassword}
+            </button>
+          </Form>
+        </section>
+        <section className="col-lg-6" aria-labelledby="account-mfa">
+          <h2 id="account-mfa" className="h5">
+            {t.account.mfa}
+          </h2>
+          <p className="text-body-secondary small">{t.account.mfaLead}</p>
+          {result && "codes" in result && result.codes ? (
+            <>
+              <p>{t.account.newCodes}</p>
+              <ol className="font-monospace" data-testid="recovery-codes">
+                {result.codes.map((code) => (
+                  <li key={code}>{code}</li>
+                ))}
+              </ol>
+            </>
+          ) : null}
+          <Form method="post" noValidate>
+            <input type="hidden" name="intent" value="recovery-codes" />
+            <p className="small text-body-secondary">{t.account.regenerateLead}</p>
+            <FormField
+              name="password"
+              id="field-codes-password"
+              type="password"
+              autoComplete="current-password"
+              required
+              label={t.mfa.password}
+              errors={failure?.errors?.password}
+            />
+            <button type="submit" className="btn btn-outline-primary">
+              {t.account.regenerate}
+            </button>
+          </Form>
+          <h3 className="h6 mt-4">{t.account.passkeys}</h3>
+          <p className="text-body-secondary small">{t.account.passkeysLead}</p>
+        </section>
+      </div>
+    </>
+  );
+}

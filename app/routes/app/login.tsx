@@ -1,0 +1,156 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { authFailure, invalidForm } from "../../.server/auth/form-errors";
+import {
+  appLocale,
+  appMemberContext,
+  appSessionContext,
+  requestMeta,
+  safeNext,
+  withCookies,
+} from "../../.server/auth/guard";
+import { requestContext, servicesContext } from "../../.server/context";
+import { FormAlert, FormField } from "../../components/app/form-field";
+import { appMessages } from "../../components/app/messages";
+import { loginSchema, parseForm, secondFactorSchema } from "../../lib/app-auth-schema";
+import type { Route } from "./+types/login";
+
+export const handle = { layout: "bare" };
+
+const twoFactorCookie = /(?:^|;\s*)(?:__Secure-)?vn\.two_factor=[^;]+/;
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  if (context.get(appMemberContext)) throw redirect("/app");
+  const current = context.get(appSessionContext);
+  if (current && !current.mfaVerified) throw redirect("/app/mfa");
+  const url = new URL(request.url);
+  return {
+    locale: appLocale(context),
+    stage: twoFactorCookie.test(request.headers.get("cookie") ?? "") ? ("second" as const) : ("password" as const),
+    notice: url.searchParams.has("signedout")
+      ? ("signedOut" as const)
+      : url.searchParams.has("ended")
+        ? ("ended" as const)
+        : null,
+    next: safeNext(url.searchParams.get("next")),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const locale = appLocale(context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const { auth } = context.get(servicesContext);
+  const meta = requestMeta(request, context);
+  const next = safeNext(new URL(request.url).searchParams.get("next"));
+  const log = context.get(requestContext).log;
+  if (intent === "restart") {
+    return redirect("/app/login", {
+      headers: { "Set-Cookie": `vn.two_factor=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax` },
+    });
+  }
+  if (intent === "totp" || intent === "recovery") {
+    form.set("method", intent);
+    const parsed = parseForm(secondFactorSchema(locale), form);
+    if (!parsed.ok) return invalidForm(parsed.errors);
+    try {
+      const cookies = await auth.verifySecondFactor(parsed.data.method, parsed.data.code, meta);
+      return redirect(next, { headers: withCookies(cookies) });
+    } catch (error) {
+      return authFailure(error, log);
+    }
+  }
+  const parsed = parseForm(loginSchema(locale), form);
+  if (!parsed.ok) return invalidForm(parsed.errors);
+  try {
+    const result = await auth.signIn(parsed.data.email, parsed.data.password, meta);
+    const target =
+      result.value.next === "enrol"
+        ? "/app/mfa"
+        : `/app/login${next === "/app" ? "" : `?next=${encodeURIComponent(next)}`}`;
+    return redirect(target, { headers: withCookies(result.setCookies) });
+  } catch (error) {
+    return authFailure(error, log);
+  }
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale, stage, notice } = loaderData;
+  const t = appMessages(locale);
+  const busy = useNavigation().state === "submitting";
+  const errors = actionData?.errors;
+  const formError = actionData?.formError ? t.errors[actionData.formError] : undefined;
+  return (
+    <div className="row justify-content-center">
+      <div className="col-md-8 col-lg-5">
+        <h1 className="h3 mb-3">{stage === "second" ? t.login.secondTitle : t.login.title}</h1>
+        {notice ? <FormAlert kind="info">{t.login[notice]}</FormAlert> : null}
+        <FormAlert kind="danger">{formError}</FormAlert>
+        {stage === "password" ? (
+          <>
+            <p className="text-body-secondary">{t.login.lead}</p>
+            <Form method="post" noValidate>
+              <input type="hidden" name="intent" value="password" />
+              <FormField
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                label={t.login.email}
+                errors={errors?.email}
+              />
+              <FormField
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                label={t.login.password}
+                errors={errors?.password}
+              />
+              <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+                {t.login.submit}
+              </button>
+            </Form>
+            <p className="mt-3">
+              <a href="/app/reset">{t.login.forgot}</a>
+            </p>
+          </>
+        ) : (
+          <>
+            <p className="text-body-secondary">{t.login.secondLead}</p>
+            <Form method="post" noValidate className="mb-4">
+              <input type="hidden" name="intent" value="totp" />
+              <FormField
+                name="code"
+                id="field-totp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]{6}"
+                maxLength={6}
+                required
+                label={t.login.code}
+                errors={actionData?.errors?.code}
+              />
+              <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+                {t.login.verify}
+              </button>
+            </Form>
+            <h2 className="h6">{t.login.recoveryTitle}</h2>
+            <Form method="post" noValidate className="mb-3">
+              <input type="hidden" name="intent" value="recovery" />
+              <FormField name="code" id="field-recovery" autoComplete="off" required label={t.login.recovery} />
+              <button type="submit" className="btn btn-outline-secondary w-100" disabled={busy}>
+                {t.login.useRecovery}
+              </button>
+            </Form>
+            <Form method="post">
+              <input type="hidden" name="intent" value="restart" />
+              <button type="submit" className="btn btn-link px-0">
+                {t.login.restart}
+              </button>
+            </Form>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { authFailure, invalidForm } from "../../.server/auth/form-errors";
+import { appLocale, requestMeta, withCookies } from "../../.server/auth/guard";
+import { requestContext, servicesContext } from "../../.server/context";
+import { FormAlert, FormField } from "../../components/app/form-field";
+import { appMessages } from "../../components/app/messages";
+import { parseForm, setupSchema } from "../../lib/app-auth-schema";
+import type { Route } from "./+types/setup";
+
+export const handle = { layout: "bare" };
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const valid = await context.get(servicesContext).auth.setupTokenValid(params.token);
+  const locale = appLocale(context);
+  return data({ locale, valid }, { status: valid ? 200 : 404 });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const locale = appLocale(context);
+  const parsed = parseForm(setupSchema(locale), await request.formData());
+  if (!parsed.ok) return invalidForm(parsed.errors);
+  try {
+    const cookies = await context
+      .get(servicesContext)
+      .auth.completeSetup(params.token, { ...parsed.data, locale }, requestMeta(request, context));
+    return redirect("/app/mfa", { headers: withCookies(cookies) });
+  } catch (error) {
+    return authFailure(error, context.get(requestContext).log);
+  }
+}
+
+export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
+  const t = appMessages(loaderData.locale);
+  const busy = useNavigation().state === "submitting";
+  const errors = actionData?.errors;
+  return (
+    <div className="row justify-content-center">
+      <div className="col-md-8 col-lg-6">
+        <h1 className="h3 mb-3">{t.setup.title}</h1>
+        {loaderData.valid ? (
+          <>
+            <p className="text-body-secondary">{t.setup.lead}</p>
+            <FormAlert kind="danger">{actionData?.formError ? t.errors[actionData.formError] : undefined}</FormAlert>
+            <Form method="post" noValidate>
+              <FormField
+                name="organizationName"
+                required
+                label={t.setup.organization}
+                errors={errors?.organizationName}
+              />
+              <FormField name="name" autoComplete="name" required label={t.setup.name} errors={errors?.name} />
+              <FormField
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                label={t.setup.email}
+                errors={errors?.email}
+              />
+              <FormField
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                minLength={12}
+                required
+                label={t.setup.password}
+                errors={errors?.password}
+              />
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                {t.setup.submit}
+              </button>
+            </Form>
+          </>
+        ) : (
+          <FormAlert kind="danger">{t.setup.invalid}</FormAlert>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -6,14 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type pg from "pg";
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-} from "rate-limiter-flexible";
 import type { Db } from "../db/client.ts";
 import { signInFailure } from "../db/schema/auth.ts";
+import { createWindowedRateLimiter, type RateLimiter, type RateLimitWindow } from "../rate-limit.ts";
 
 export const lockoutFailures = 10;
 export const lockoutWindowMs = 15 * 60_000;
@@ -46,47 +41,15 @@ export async function clearSignInFailures(db: Db, email: string): Promise<void> 
   await db.delete(signInFailure).where(eq(signInFailure.email, email.toLowerCase()));
 }
 
-export interface IpLimiter {
-  consume(ip: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
-}
+export type IpLimiter = RateLimiter;
 
 /** Sign-in attempts per client IP: 30 a minute, 300 an hour. */
-export async function createIpLimiter(
+export function createIpLimiter(
   pool?: pg.Pool,
-  windows = [
+  windows: RateLimitWindow[] = [
     { keyPrefix: "auth_ip_min", points: 30, duration: 60 },
     { keyPrefix: "auth_ip_hour", points: 300, duration: 3600 },
   ],
 ): Promise<IpLimiter> {
-  const limiters: RateLimiterAbstract[] = [];
-  for (const window of windows) {
-    const insuranceLimiter = new RateLimiterMemory(window);
-    if (!pool) {
-      limiters.push(insuranceLimiter);
-      continue;
-    }
-    limiters.push(
-      await new Promise<RateLimiterAbstract>((resolve) => {
-        const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-          { ...window, storeClient: pool, storeType: "pool", tableName: "rate_limits", insuranceLimiter },
-          (error?: unknown) => resolve(error ? insuranceLimiter : limiter),
-        );
-      }),
-    );
-  }
-  return {
-    async consume(ip) {
-      for (const limiter of limiters) {
-        try {
-          await limiter.consume(ip);
-        } catch (rejection) {
-          if (rejection instanceof RateLimiterRes) {
-            return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-          }
-          throw rejection;
-        }
-      }
-      return { allowed: true };
-    },
-  };
+  return createWindowedRateLimiter(windows, pool);
 }

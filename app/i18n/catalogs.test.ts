@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { legalTexts as enLegal } from "../content/legal/en.ts";
 import { legalTexts as esLegal } from "../content/legal/es.ts";
+import { app as enApp } from "./en/app.ts";
 import { en } from "./en/index.ts";
+import { app as esApp } from "./es/app.ts";
 import { es } from "./es/index.ts";
 
 /** Every path to a leaf, with array indices: two catalogs with equal shapes give equal lists. */
@@ -37,6 +39,15 @@ describe("message catalogs", () => {
   it("address the reader as tú in Spanish, never vosotros", () => {
     const text = JSON.stringify(es) + JSON.stringify(esLegal);
     expect(text).not.toMatch(/\b(vuestr[oa]s?|operáis|podéis|tenéis|queréis|sois|estáis|recibís|habéis)\b/i);
+  });
+
+  it("address the platform's user as tú too, never usted", () => {
+    const text = JSON.stringify(esApp);
+    // Formal imperatives and possessives the platform's first copy used.
+    expect(text).not.toMatch(
+      /\b(usted|escriba|elija|compruebe|vuelva|espere|inténtelo|acceda|cree|indique|pida|configure|escanee|copie|guarde|confirme|inicie|su (cuenta|correo|contraseña|aplicación|nombre|sesión|conexión)|sus (códigos|otras))\b/i,
+    );
+    expect(paths(enApp).sort()).toEqual(paths(esApp).sort());
   });
 
   it("use one word for the demo in each language", () => {

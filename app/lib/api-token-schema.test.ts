@@ -15,8 +15,8 @@ describe("apiTokenFormSchema", () => {
     expect(es.success).toBe(false);
     const byField = Object.fromEntries((es.error?.issues ?? []).map((issue) => [issue.path[0], issue.message]));
     expect(byField).toEqual({
-      name: "Escriba un nombre de 1 a 100 caracteres",
-      scope: "Elija lectura o administración",
+      name: "Escribe un nombre de 1 a 100 caracteres",
+      scope: "Elige lectura o administración",
       expiresAt: "La caducidad debe ser una fecha posterior a hoy (AAAA-MM-DD)",
     });
     const en = apiTokenFormSchema("en", today).safeParse({ name: "x".repeat(101), scope: "read", expiresAt: "soon" });

@@ -10,8 +10,8 @@ export const apiTokenNameMaxLength = 100;
 
 const messages = {
   es: {
-    name: `Escriba un nombre de 1 a ${apiTokenNameMaxLength} caracteres`,
-    scope: "Elija lectura o administración",
+    name: `Escribe un nombre de 1 a ${apiTokenNameMaxLength} caracteres`,
+    scope: "Elige lectura o administración",
     expiresAt: "La caducidad debe ser una fecha posterior a hoy (AAAA-MM-DD)",
   },
   en: {

@@ -9,13 +9,13 @@ import type { Locale } from "../i18n/locales.ts";
 const text = {
   es: {
     required: "Este campo es obligatorio.",
-    email: "Escriba una dirección de correo válida.",
-    name: "Escriba un nombre de 1 a 120 caracteres.",
+    email: "Escribe una dirección de correo válida.",
+    name: "Escribe un nombre de 1 a 120 caracteres.",
     password: "La contraseña debe tener entre 12 y 256 caracteres.",
-    code: "Escriba el código de 6 cifras de su aplicación.",
-    recovery: "Escriba uno de sus códigos de recuperación.",
-    role: "Elija un rol.",
-    locale: "Elija un idioma.",
+    code: "Escribe el código de 6 cifras de tu aplicación.",
+    recovery: "Escribe uno de tus códigos de recuperación.",
+    role: "Elige un rol.",
+    locale: "Elige un idioma.",
   },
   en: {
     required: "This field is required.",

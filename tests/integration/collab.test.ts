@@ -122,7 +122,7 @@ for (const target of databaseTargets()) {
         noteInputSchema("es", ana.groupIds)
           .safeParse({ body: "x", visibility: "group", groupId: "tax" })
           .error?.flatten().fieldErrors.groupId,
-      ).toEqual(["Elija uno de sus grupos para una nota de grupo."]);
+      ).toEqual(["Elige uno de tus grupos para una nota de grupo."]);
 
       const bodies = async (viewer: Viewer) =>
         (await listNotesFor(database.db, viewer, documentId)).map((n) => n.body).sort();

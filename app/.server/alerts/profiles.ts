@@ -31,7 +31,7 @@ export interface MatchableDocument {
 
 const messages = {
   es: {
-    name: "Indique un nombre (máximo 120 caracteres).",
+    name: "Indica un nombre (máximo 120 caracteres).",
     area: "Área desconocida.",
     jurisdiction: "Jurisdicción desconocida.",
     kind: "Tipo de documento desconocido.",

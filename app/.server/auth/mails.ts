@@ -55,8 +55,8 @@ export function invitationMail(
   const roleEs = { owner: "propietario", admin: "administrador", member: "miembro" }[data.role] ?? data.role;
   return render(
     [
-      `${data.inviterName ?? "Un administrador"} le invita a ${data.organizationName} en Vigía Normativo (rol: ${roleEs}).`,
-      "Abra el enlace para indicar su nombre y su contraseña y configurar un segundo factor. El enlace es válido durante 7 días y solo puede usarse una vez.",
+      `${data.inviterName ?? "Un administrador"} te invita a ${data.organizationName} en Vigía Normativo (rol: ${roleEs}).`,
+      "Abre el enlace para indicar tu nombre y tu contraseña y configurar un segundo factor. El enlace es válido durante 7 días y solo puede usarse una vez.",
       "Si no esperaba esta invitación, ignore este correo.",
     ],
     `Invitación a ${data.organizationName} en Vigía Normativo`,
@@ -77,10 +77,10 @@ export function passwordResetMail(locale: MailLocale, data: { url: string }): Re
   }
   return render(
     [
-      "Se ha pedido restablecer la contraseña de su cuenta de Vigía Normativo.",
-      "El enlace es válido durante una hora y solo puede usarse una vez. Si no lo ha pedido usted, ignore este correo: su contraseña no cambia.",
+      "Se ha pedido restablecer la contraseña de tu cuenta de Vigía Normativo.",
+      "El enlace es válido durante una hora y solo puede usarse una vez. Si no lo has pedido tú, ignora este correo: tu contraseña no cambia.",
     ],
-    "Restablezca su contraseña de Vigía Normativo",
+    "Restablece tu contraseña de Vigía Normativo",
     { url: data.url, label: "Elegir una contraseña nueva" },
   );
 }
@@ -103,9 +103,9 @@ export function newDeviceMail(
   }
   return render(
     [
-      `Se ha iniciado sesión en su cuenta de Vigía Normativo desde un dispositivo nuevo el ${when} UTC.`,
+      `Se ha iniciado sesión en tu cuenta de Vigía Normativo desde un dispositivo nuevo el ${when} UTC.`,
       `Dispositivo: ${data.userAgent || "desconocido"}. Dirección IP: ${data.ip}.`,
-      "Si no ha sido usted, cierre esa sesión y cambie su contraseña.",
+      "Si no has sido tú, cierra esa sesión y cambia tu contraseña.",
     ],
     "Nuevo inicio de sesión en Vigía Normativo",
     { url: data.sessionsUrl, label: "Revisar mis sesiones" },

@@ -27,9 +27,9 @@ export interface Viewer {
 
 const text = {
   es: {
-    body: "Escriba la nota (máximo 10.000 caracteres).",
+    body: "Escribe la nota (máximo 10.000 caracteres).",
     visibility: "Visibilidad no válida: private, group u organization.",
-    group: "Elija uno de sus grupos para una nota de grupo.",
+    group: "Elige uno de tus grupos para una nota de grupo.",
     paragraph: "Párrafo no válido.",
   },
   en: {

@@ -35,7 +35,7 @@ export interface ShareDeps {
 
 const text = {
   es: {
-    recipients: "Indique entre 1 y 20 direcciones de correo válidas.",
+    recipients: "Indica entre 1 y 20 direcciones de correo válidas.",
     message: "El mensaje admite hasta 2.000 caracteres.",
   },
   en: { recipients: "Enter 1 to 20 valid email addresses.", message: "The message takes at most 2,000 characters." },

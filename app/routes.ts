@@ -35,6 +35,7 @@ export default [
       route("mfa", "routes/app/mfa.tsx", { id: "app-mfa" }),
       route("logout", "routes/app/logout.ts", { id: "app-logout" }),
       route("locale", "routes/app/locale.ts", { id: "app-locale" }),
+      route("passkey/:step", "routes/app/passkey.ts", { id: "app-passkey" }),
       layout("routes/app/guarded.tsx", { id: "app-guarded" }, [
         index("routes/app/home.tsx", { id: "app-home" }),
         route("account", "routes/app/account.tsx", { id: "app-account" }),
@@ -46,7 +47,6 @@ export default [
       ]),
       route("*", "routes/app/not-found.tsx", { id: "app-not-found" }),
     ]),
-    route("api/auth/*", "routes/app/api-auth.ts", { id: "app-api-auth" }),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -7,6 +7,8 @@ export type LayoutName = "default" | "bare";
 
 export interface RouteHandle {
   layout?: LayoutName;
+  /** The page's language is its loader's `locale` (the platform: the signed-in user's preference). */
+  langFromData?: boolean;
 }
 
 function handleOf(match: UIMatch | undefined): RouteHandle {
@@ -14,11 +16,16 @@ function handleOf(match: UIMatch | undefined): RouteHandle {
 }
 
 /**
- * The page's language: the route's `lang` parameter; for pages whose path has
+ * The page's language: a route's loader `locale` where its handle asks for that (/app), else the route's `lang` parameter; for pages whose path has
  * none, the locale the site structure gives that path (an unknown path under
  * /en/ is still an English visitor's); else the default locale.
  */
 export function langFromMatches(matches: UIMatch[]): Locale {
+  for (const match of matches) {
+    if (!handleOf(match).langFromData) continue;
+    const locale = (match.loaderData as { locale?: unknown } | undefined)?.locale;
+    if (locale === "es" || locale === "en") return locale;
+  }
   const deepest = matches.at(-1);
   const pathname = deepest?.pathname ?? "/";
   const fromPath = pageAt(pathname)?.locale ?? (pathname === "/en" || pathname.startsWith("/en/") ? "en" : undefined);

@@ -90,8 +90,8 @@ describe("platform in the browser", () => {
     });
     await page.goto(setupUrl);
     await page.getByLabel("Nombre de la organización").fill("Org Demo");
-    await page.getByLabel("Su nombre").fill("Ana");
-    await page.getByLabel("Su correo electrónico").fill("ana@example.com");
+    await page.getByLabel("Tu nombre").fill("Ana");
+    await page.getByLabel("Tu correo electrónico").fill("ana@example.com");
     await page.getByLabel("Contraseña (mínimo 12 caracteres)").fill("password1234");
     await page.getByRole("button", { name: "Crear organización" }).click();
     await page.getByText("Esa contraseña es demasiado común").waitFor({ timeout: 20_000 });
@@ -139,6 +139,8 @@ describe("platform in the browser", () => {
     await bob.page.waitForURL(/\/app\/mfa$/);
     await enrol(bob.page, "Authenticator code", "Turn on");
     await bob.page.getByRole("heading", { name: "Hello, Bob" }).waitFor({ timeout: 20_000 });
+    // The page's language is Bob's, not the site's default.
+    expect(await bob.page.evaluate(() => document.documentElement.lang)).toBe("en");
     for (const admin of ["members", "groups", "tokens", "audit"]) {
       const response = await bob.page.goto(`${server.url}/app/admin/${admin}`);
       expect(response?.status(), admin).toBe(403);
@@ -280,7 +282,7 @@ describe("platform in the browser", () => {
       // A session before MFA: Carla accepts, stops at enrolment.
       const carla = await openPage(browser, { locale: "es-ES", viewport: { width: 1440, height: 900 } });
       await carla.page.goto(await linkFor("carla@example.com"));
-      await carla.page.getByLabel("Su nombre").fill("Carla");
+      await carla.page.getByLabel("Tu nombre").fill("Carla");
       await carla.page.getByLabel("Contraseña (mínimo 12 caracteres)").fill(password);
       await carla.page.getByRole("button", { name: "Aceptar y continuar" }).click();
       await carla.page.waitForURL(/\/app\/mfa$/);

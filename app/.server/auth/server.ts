@@ -2,8 +2,9 @@
  * better-auth on the project's database (Drizzle adapter, provider "pg": PGlite or PostgreSQL)
  * with email and password, twoFactor (TOTP, 10 backup codes), passkey, organization (teams are
  * our groups) and admin. The project's policy (mandatory MFA, lockout, setup, invitations,
- * audit events) is layered on top in ./policy.ts and the /app middleware; better-auth's own
- * handler is mounted at /app/api/auth/* for the browser's passkey ceremonies.
+ * audit events) is layered on top in ./service.ts and the /app middleware. better-auth's own HTTP
+ * handler is not mounted: every call, the passkey ceremonies' included, goes through ./service.ts
+ * so that nothing reaches the library around the lockout, the limits and the audit trail.
  */
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";

@@ -1,9 +1,10 @@
-import { Form, redirect } from "react-router";
+import { Form, redirect, useRevalidator } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, appSessionContext, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import { PasskeyRegister } from "../../components/app/passkey";
 import { changePasswordSchema, parseForm, passwordOnlySchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/account";
 
@@ -12,7 +13,8 @@ export const handle = { layout: "bare" };
 export async function loader({ request, context }: Route.LoaderArgs) {
   const member = requireMember(context, "account.manage");
   const current = context.get(appSessionContext)!;
-  const sessions = await context.get(servicesContext).auth.listSessions(member.userId);
+  const { auth } = context.get(servicesContext);
+  const [sessions, passkeys] = await Promise.all([auth.listSessions(member.userId), auth.listPasskeys(member.userId)]);
   return {
     locale: appLocale(context),
     passwordChanged: new URL(request.url).searchParams.has("password"),
@@ -22,6 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       userAgent: row.userAgent ?? "",
       ip: row.ipAddress ?? "",
       lastSeenAt: row.lastSeenAt.toISOString(),
+    })),
+    passkeys: passkeys.map((row) => ({
+      id: row.id,
+      name: row.name ?? "",
+      createdAt: row.createdAt?.toISOString() ?? null,
     })),
   };
 }
@@ -48,6 +55,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       const cookies = await auth.changePassword(current, parsed.data, meta);
       return redirect("/app/account?password=1", { headers: withCookies(cookies) });
     }
+    if (intent === "remove-passkey") {
+      const removed = await auth.deletePasskey(current, String(form.get("passkeyId") ?? ""), meta);
+      return { intent, removed };
+    }
     if (intent === "recovery-codes") {
       const parsed = parseForm(passwordOnlySchema(locale), form);
       if (!parsed.ok) return invalidForm(parsed.errors);
@@ -60,7 +71,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, sessions } = loaderData;
+  const { locale, sessions, passkeys } = loaderData;
+  const revalidator = useRevalidator();
   const t = appMessages(locale);
   const result = actionData && "intent" in actionData ? actionData : undefined;
   const failure = actionData && !("intent" in actionData) ? actionData : undefined;
@@ -182,8 +194,40 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               {t.account.regenerate}
             </button>
           </Form>
-          <h3 className="h6 mt-4">{t.account.passkeys}</h3>
+          <h3 className="h6 mt-4" id="account-passkeys">
+            {t.account.passkeys}
+          </h3>
           <p className="text-body-secondary small">{t.account.passkeysLead}</p>
+          {result && "removed" in result && result.removed ? (
+            <FormAlert kind="success">{t.account.passkeyRemoved}</FormAlert>
+          ) : null}
+          {passkeys.length === 0 ? (
+            <p className="small">{t.account.noPasskeys}</p>
+          ) : (
+            <ul className="list-group mb-2" aria-labelledby="account-passkeys">
+              {passkeys.map((row) => (
+                <li
+                  key={row.id}
+                  className="list-group-item d-flex justify-content-between align-items-center gap-2"
+                  data-testid="passkey-row"
+                >
+                  <span>
+                    {row.name || t.account.passkeys}
+                    <span className="d-block small text-body-secondary">{formatDateTime(row.createdAt, locale)}</span>
+                  </span>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="remove-passkey" />
+                    <input type="hidden" name="passkeyId" value={row.id} />
+                    <button type="submit" className="btn btn-sm btn-outline-danger">
+                      {t.account.removePasskey}
+                      <span className="visually-hidden"> {row.name}</span>
+                    </button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          )}
+          <PasskeyRegister t={t} onAdded={() => revalidator.revalidate()} />
         </section>
       </div>
     </>

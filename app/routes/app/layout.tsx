@@ -7,7 +7,7 @@ import type { Route } from "./+types/layout";
 
 /** Every /app page: the session, the language and no-store (../../.server/auth/guard.ts). */
 export const middleware: Route.MiddlewareFunction[] = [appMiddleware];
-export const handle = { layout: "bare" };
+export const handle = { layout: "bare", langFromData: true };
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: platformStyles }];
 

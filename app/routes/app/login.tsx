@@ -11,6 +11,7 @@ import {
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { PasskeySignIn } from "../../components/app/passkey";
 import { loginSchema, parseForm, secondFactorSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/login";
 
@@ -74,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, stage, notice } = loaderData;
+  const { locale, stage, notice, next } = loaderData;
   const t = appMessages(locale);
   const busy = useNavigation().state === "submitting";
   const errors = actionData?.errors;
@@ -134,6 +135,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
                 {t.login.verify}
               </button>
             </Form>
+            <PasskeySignIn t={t} next={next} />
             <h2 className="h6">{t.login.recoveryTitle}</h2>
             <Form method="post" noValidate className="mb-3">
               <input type="hidden" name="intent" value="recovery" />

@@ -27,21 +27,21 @@ export const home: Messages["home"] = {
           source: "BOE",
           time: "07:58",
           title: "Ministerial order updating the tax information return forms",
-          tags: ["Tax", "Spain"],
+          tags: ["Tax", "Spain (State)"],
           to: "Tax team",
         },
         {
           source: "EUR-Lex",
           time: "09:15",
           title: "Delegated regulation on sustainability disclosures by financial institutions",
-          tags: ["Sustainability", "EU"],
+          tags: ["Sustainability reporting", "European Union"],
           to: "Compliance and Risk",
         },
         {
           source: "CNMV",
           time: "11:40",
           title: "Technical guide on selling complex investment products",
-          tags: ["Securities and investment"],
+          tags: ["Securities and investment", "Spain (State)"],
           to: "Legal",
         },
       ],
@@ -64,7 +64,7 @@ export const home: Messages["home"] = {
       {
         id: "alerts",
         title: "Targeted alerts",
-        text: "Everyone gets only what concerns them: alerts by profile, topic and territory (EU, Spain or region), with the minimum relevance you choose, instantly or in a daily digest.",
+        text: "Everyone gets only what concerns them: alerts by profile, topic and territory (EU, Spain or an autonomous community), with the minimum relevance you choose, instantly or in a daily digest.",
       },
       {
         id: "groups",
@@ -98,7 +98,7 @@ export const home: Messages["home"] = {
       },
       {
         title: "Classify",
-        text: "We tag it by topic, territory (EU, Spain or region), type of instrument and relevance, and show why each tag applies. Add your own topics with keyword rules.",
+        text: "We tag it by topic, territory (EU, Spain or an autonomous community), type of instrument and relevance, and show why each tag applies. Add your own topics with keyword rules.",
       },
       {
         title: "Distribute",

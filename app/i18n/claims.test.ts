@@ -4,9 +4,9 @@
  * the jurisdictions it names exist, and the chat tools it names are the ones deliveries format for.
  */
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../.server/config.ts";
 import { chatFormat } from "../.server/alerts/matching.ts";
 import { sourceIds } from "../.server/alerts/taxonomy-ids.ts";
+import { loadConfig } from "../.server/config.ts";
 import { areas, jurisdictions } from "../lib/taxonomy.ts";
 import { en } from "./en/index.ts";
 import { es } from "./es/index.ts";
@@ -36,7 +36,10 @@ describe.each(["es", "en"] as const)("home page claims (%s)", (locale) => {
     for (const item of home.intro.feed.items) {
       if (item.source === "BOE" || item.source === "EUR-Lex") continue;
       // Any other publisher in an example is one of the listed feeds.
-      expect(feeds.some((feed) => feed.includes(item.source)), item.source).toBe(true);
+      expect(
+        feeds.some((feed) => feed.includes(item.source)),
+        item.source,
+      ).toBe(true);
     }
   });
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchBrowser, openPage } from "../support/browser.ts";
+import { browserHeaders, htmlProblems } from "../support/html-validator.ts";
 import { type RunningServer, startServer } from "../support/server.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { totpFromUri } from "../support/totp.ts";
@@ -249,6 +250,50 @@ describe("platform in the browser", () => {
     await signIn(page, "bob@example.com", { email: "Email", password: "Password", submit: "Continue" });
     await page.getByText("the account is locked for 15 minutes").waitFor({ timeout: 20_000 });
     await close();
+  }, 60_000);
+
+  test("every signed-in page is valid HTML as served", async () => {
+    // Sign in over HTTP with a recovery code (the browser tests above spent the first three).
+    const origin = { origin: server.url, "content-type": "application/x-www-form-urlencoded" };
+    const first = await fetch(`${server.url}/app/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: origin,
+      body: new URLSearchParams({ intent: "password", email: "ana@example.com", password }),
+    });
+    const pending = first.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const second = await fetch(`${server.url}/app/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { ...origin, cookie: pending },
+      body: new URLSearchParams({ intent: "recovery", code: recoveryCodes[4]! }),
+    });
+    expect(second.status).toBe(302);
+    const cookie = second.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .filter((pair) => !pair!.endsWith("="))
+      .join("; ");
+    for (const pathname of [
+      "/app",
+      "/app/account",
+      "/app/admin/members",
+      "/app/admin/groups",
+      "/app/admin/tokens",
+      "/app/admin/audit",
+      "/app/no-such-page",
+    ]) {
+      const response = await fetch(`${server.url}${pathname}`, {
+        redirect: "manual",
+        headers: { ...browserHeaders, cookie },
+      });
+      expect(response.status, pathname).toBe(pathname === "/app/no-such-page" ? 404 : 200);
+      expect(response.headers.get("content-type"), pathname).toMatch(/text\/html/);
+      expect(await htmlProblems(await response.text()), pathname).toEqual([]);
+    }
   }, 60_000);
 
   /**

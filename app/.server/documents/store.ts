@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { recordLabels } from "../classify/history.ts";
 import type { Database } from "../db/client.ts";
 import { documentProvenance, documentRelations, documents, documentVersions } from "../db/schema/documents.ts";
 import type { Classification, SourceDocument } from "./types.ts";
@@ -173,6 +174,15 @@ export async function storeDocument(
           isNull(documentRelations.targetDocumentId),
         ),
       );
+    if (classification) {
+      await recordLabels(tx, id, isNew ? "ingested" : "changed", {
+        areas: classification.areas,
+        jurisdiction: classification.jurisdiction,
+        kind: classification.kind,
+        relevance: classification.relevance,
+        classifierVersion: classification.classifierVersion,
+      });
+    }
     return { id, isNew, changed: true, version };
   });
 }

@@ -7,7 +7,7 @@ import type { Database } from "../db/client.ts";
 import { team, teamMember, user } from "../db/schema/auth.ts";
 import { getDocument } from "../documents/search.ts";
 import type { AlertDirectory, DocumentLoader, Recipient } from "./matching.ts";
-import type { MatchableDocument } from "./profiles.ts";
+import type { FilterSet, MatchableDocument } from "./profiles.ts";
 
 const active = or(isNull(user.banned), eq(user.banned, false));
 
@@ -75,11 +75,35 @@ export function databaseDocuments(database: Database): DocumentLoader {
   };
 }
 
-/** Documents published in the last `days` days (Europe/Madrid), with their text: what the profile preview tests. */
-export async function recentDocuments(database: Database, days = 30, limit = 5000): Promise<MatchableDocument[]> {
+/**
+ * Documents published in the last `days` days (Europe/Madrid) that pass a profile's structured
+ * filters (in SQL), with their text for the keywords: what the profile preview tests. Newest first.
+ */
+export async function recentDocuments(
+  database: Database,
+  filters: FilterSet,
+  options: { days?: number; limit?: number } = {},
+): Promise<MatchableDocument[]> {
   const since = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(
-    new Date(Date.now() - days * 86_400_000),
+    new Date(Date.now() - (options.days ?? 30) * 86_400_000),
   );
+  const list = (values: string[]) =>
+    sql`array[${sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    )}]::text[]`;
+  const where = [sql`published_on >= ${since}`];
+  if (filters.areas.length)
+    where.push(
+      sql`exists (select 1 from jsonb_array_elements(coalesce(areas, '[]'::jsonb)) a where a->>'id' = any(${list(filters.areas)}))`,
+    );
+  if (filters.jurisdictions.length) where.push(sql`jurisdiction = any(${list(filters.jurisdictions)})`);
+  if (filters.kinds.length) where.push(sql`kind = any(${list(filters.kinds)})`);
+  if (filters.sources.length) where.push(sql`source = any(${list(filters.sources)})`);
+  if (filters.minRelevance > 0)
+    where.push(
+      sql`(case relevance when 'high' then 3 when 'medium' then 2 when 'low' then 1 else 0 end) >= ${filters.minRelevance}`,
+    );
   const rows = await database.rows<{
     id: string;
     source: string;
@@ -93,7 +117,8 @@ export async function recentDocuments(database: Database, days = 30, limit = 500
     official_url: string;
     body_text: string;
   }>(sql`select id, source, title, titles, jurisdiction, kind, relevance, areas, published_on, official_url, body_text
-    from documents where published_on >= ${since} order by published_on desc, id limit ${limit}`);
+    from documents where ${sql.join(where, sql` and `)}
+    order by published_on desc, id limit ${options.limit ?? 2000}`);
   return rows.map((row) => ({
     id: row.id,
     source: row.source,

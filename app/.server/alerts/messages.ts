@@ -6,12 +6,12 @@ import type { Lang } from "./profiles.ts";
 const t = {
   es: {
     subject: (title: string) => `Nueva alerta: ${title}`,
-    intro: (profile: string) => `Un documento nuevo coincide con su perfil «${profile}».`,
+    intro: (profile: string) => `Un documento nuevo coincide con tu perfil «${profile}».`,
     open: "Ver en la plataforma",
     official: "Publicación oficial",
     change: "Cambiar o silenciar este perfil",
     digestSubject: (day: string, n: number) => `Resumen del ${day}: ${n} documento${n === 1 ? "" : "s"}`,
-    digestIntro: (day: string) => `Documentos del ${day} que coinciden con sus perfiles:`,
+    digestIntro: (day: string) => `Documentos del ${day} que coinciden con tus perfiles:`,
     profiles: "Perfiles",
     chatIntro: (profile: string) => `Nuevo documento para «${profile}»`,
     sharedIntro: (who: string) => `${who} ha compartido un documento`,
@@ -36,7 +36,7 @@ export function documentLink(siteUrl: string, documentId: string): string {
   return `${siteUrl.replace(/\/$/, "")}/app/documents/${encodeURIComponent(documentId)}`;
 }
 export function profileLink(siteUrl: string, profileId: string): string {
-  return `${siteUrl.replace(/\/$/, "")}/app/alerts/${encodeURIComponent(profileId)}`;
+  return `${siteUrl.replace(/\/$/, "")}/app/profiles/${encodeURIComponent(profileId)}`;
 }
 function safeHref(url: string): string {
   return /^https?:\/\//i.test(url) ? escapeHtml(url) : "#";
@@ -196,8 +196,8 @@ export function teamsMessage(payload: ChatPayload, siteUrl: string) {
 
 const share = {
   es: {
-    subject: (who: string, title: string) => `${who} le envía: ${title}`,
-    intro: (who: string) => `${who} ha compartido con usted este documento.`,
+    subject: (who: string, title: string) => `${who} te envía: ${title}`,
+    intro: (who: string) => `${who} ha compartido contigo este documento.`,
     message: "Mensaje",
     summary: "Resumen",
   },

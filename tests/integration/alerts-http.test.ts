@@ -10,7 +10,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
 import { insertStoredDocument, readSse, startReceiver } from "../support/alerts-fixtures.ts";
-import { type httpClient, setupOwnerOverHttp } from "../support/http-session.ts";
+import { acceptInvitationOverHttp, type httpClient, setupOwnerOverHttp } from "../support/http-session.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 
 describe("alerts over HTTP", () => {
@@ -190,6 +190,71 @@ describe("alerts over HTTP", () => {
     const retried = await ana.request("/app/admin/deliveries", { form: { intent: "retry", id: dead?.id ?? "" } });
     expect(await retried.text()).toContain("Envíos que vuelven a la cola: 1.");
     await expect.poll(() => receiver.received.filter((r) => r.path === "/gone").length, { timeout: 10_000 }).toBe(1);
+  });
+
+  it("keeps members to their own profiles, and admin pages and group profiles to admins", async () => {
+    const auth = server.app.services.auth;
+    const session = await auth.currentSession(new Headers({ cookie: ana.cookie }));
+    const owner = session && (await auth.memberOf(session));
+    if (!owner) throw new Error("no owner");
+    const meta = { headers: new Headers(), ip: "198.51.100.9", userAgent: "test" };
+    const groupId = await auth.createGroup(owner, "Cumplimiento", meta);
+    const invited = await auth.invite(
+      owner,
+      { email: "bob@example.com", role: "member", locale: "es", groupIds: [groupId] },
+      meta,
+    );
+    const bob = await acceptInvitationOverHttp(server.url, invited.url, "Bob");
+
+    expect((await bob.request("/app/admin/deliveries")).status).toBe(403);
+    expect((await bob.request("/app/admin/deliveries", { form: { intent: "retry-all" } })).status).toBe(403);
+    const [anas] = await db().rows<{ id: string }>(sql`select id from alert_profiles where user_id = ${userId}`);
+    expect((await bob.request(`/app/profiles/${anas?.id}`)).status).toBe(404);
+    expect((await bob.request("/app/profiles", { form: { intent: "delete", id: anas?.id ?? "" } })).status).toBe(404);
+    // A member's page has no group choice; a forged group owner is saved as the member's own profile.
+    const form = await (await bob.request("/app/profiles/new")).text();
+    expect(form).not.toContain('name="groupId"');
+    const forged = await bob.request("/app/profiles/new", {
+      form: { name: "Forjado", owner: "group", groupId, email: "off", digestHour: "8", language: "es", intent: "save" },
+    });
+    expect(forged.status).toBe(302);
+    const [saved] = await db().rows<{ user_id: string | null; group_id: string | null }>(
+      sql`select user_id, group_id from alert_profiles where name = 'Forjado'`,
+    );
+    expect(saved?.group_id).toBeNull();
+    expect(saved?.user_id).not.toBe(userId);
+
+    // The admin makes a group profile with a validated chat URL.
+    const bad = await ana.request("/app/profiles/new", {
+      form: {
+        name: "Grupo",
+        owner: "group",
+        groupId,
+        chatWebhookUrl: "http://127.0.0.1/hook",
+        email: "digest",
+        digestHour: "7",
+        language: "es",
+        intent: "save",
+      },
+    });
+    expect(await bad.text()).toContain("La URL del chat debe ser https de Slack o Microsoft Teams.");
+    const good = await ana.request("/app/profiles/new", {
+      form: {
+        name: "Grupo",
+        owner: "group",
+        groupId,
+        chatWebhookUrl: "https://hooks.slack.com/services/T000/B000/XXXX",
+        email: "digest",
+        digestHour: "7",
+        language: "es",
+        intent: "save",
+      },
+    });
+    expect(good.status).toBe(302);
+    const list = await (await ana.request("/app/profiles")).text();
+    expect(list).toContain("Perfiles de grupo");
+    expect(list).toContain("Grupo Cumplimiento");
+    expect(await (await bob.request("/app/profiles")).text()).not.toContain("Grupo Cumplimiento");
   });
 
   it("ends open event streams at shutdown", async () => {

@@ -40,6 +40,23 @@ export function httpClient(base: string) {
   };
 }
 
+async function enrolOverHttp(client: ReturnType<typeof httpClient>) {
+  const mfaPage = await (await client.request("/app/mfa")).text();
+  const uri = mfaPage.match(/otpauth:\/\/totp\/[^<"\s]+/)?.[0]?.replaceAll("&amp;", "&");
+  if (!uri) throw new Error("no otpauth URI on the MFA page");
+  const verified = await client.request("/app/mfa", { form: { intent: "verify", code: totpFromUri(uri) } });
+  if (verified.status !== 302 && verified.status !== 303) throw new Error(`MFA answered ${verified.status}`);
+}
+
+/** An invitation link accepted over HTTP (name, password), then TOTP enrolment. */
+export async function acceptInvitationOverHttp(base: string, invitationUrl: string, name: string) {
+  const client = httpClient(base);
+  const accepted = await client.request(new URL(invitationUrl).pathname, { form: { name, password: httpPassword } });
+  if (accepted.status !== 302 && accepted.status !== 303) throw new Error(`invitation answered ${accepted.status}`);
+  await enrolOverHttp(client);
+  return client;
+}
+
 /** The first run's setup over HTTP: the owner signed in with a verified second factor. */
 export async function setupOwnerOverHttp(base: string, dataDir: string, email = "ana@example.com") {
   const client = httpClient(base);
@@ -48,10 +65,6 @@ export async function setupOwnerOverHttp(base: string, dataDir: string, email = 
     form: { organizationName: "Org HTTP", name: "Ana", email, password: httpPassword },
   });
   if (setup.status !== 302 && setup.status !== 303) throw new Error(`setup answered ${setup.status}`);
-  const mfaPage = await (await client.request("/app/mfa")).text();
-  const uri = mfaPage.match(/otpauth:\/\/totp\/[^<"\s]+/)?.[0]?.replaceAll("&amp;", "&");
-  if (!uri) throw new Error("no otpauth URI on the MFA page");
-  const verified = await client.request("/app/mfa", { form: { intent: "verify", code: totpFromUri(uri) } });
-  if (verified.status !== 302 && verified.status !== 303) throw new Error(`MFA answered ${verified.status}`);
+  await enrolOverHttp(client);
   return client;
 }

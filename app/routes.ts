@@ -36,9 +36,16 @@ export default [
       route("logout", "routes/app/logout.ts", { id: "app-logout" }),
       route("locale", "routes/app/locale.ts", { id: "app-locale" }),
       route("passkey/:step", "routes/app/passkey.ts", { id: "app-passkey" }),
+      // Server-Sent Events for the signed-in member's alerts (401 without a session: EventSource stops).
+      route("events", "routes/app/events.ts", { id: "app-events" }),
       layout("routes/app/guarded.tsx", { id: "app-guarded" }, [
         index("routes/app/home.tsx", { id: "app-home" }),
         route("account", "routes/app/account.tsx", { id: "app-account" }),
+        route("alerts", "routes/app/alerts.tsx", { id: "app-alerts" }),
+        route("profiles", "routes/app/profiles.tsx", { id: "app-profiles" }),
+        route("profiles/new", "routes/app/profile-edit.tsx", { id: "app-profile-new" }),
+        route("profiles/:id", "routes/app/profile-edit.tsx", { id: "app-profile-edit" }),
+        route("admin/deliveries", "routes/app/admin-deliveries.tsx", { id: "app-admin-deliveries" }),
         route("admin/members", "routes/app/admin-members.tsx", { id: "app-admin-members" }),
         route("admin/groups", "routes/app/admin-groups.tsx", { id: "app-admin-groups" }),
         route("admin/tokens", "routes/app/admin-tokens.tsx", { id: "app-admin-tokens" }),

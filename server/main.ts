@@ -77,6 +77,8 @@ async function shutdown(signal: string): Promise<void> {
   }
   shuttingDown = true;
   log.info({ signal }, "shutting down");
+  // Long-lived answers (the /app/events streams) end now; pages reconnect to another instance.
+  app.closeStreams();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Keep-alive connections become idle as their last response ends: close them as they do.
   server.closeIdleConnections();

@@ -172,13 +172,42 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
       return sendJson(res, 413, { statusCode: 413, statusMessage: "Payload Too Large" }, { connection: "close" });
     }
 
-    const render = async () => {
-      const client = { requestId, address: clientAddress(req, config.trustProxy), secure, log: getLog() };
-      const response = await app.handle(toFetchRequest(req, res, origin), client);
-      return materialize(response, pathname);
-    };
-    const page = cacheKey === undefined ? await render() : await pageCache.get(cacheKey, req.headers, render);
-    await sendPage(req, res, page);
+    const client = () => ({ requestId, address: clientAddress(req, config.trustProxy), secure, log: getLog() });
+    if (cacheKey === undefined) {
+      const response = await app.handle(toFetchRequest(req, res, origin), client());
+      // Server-Sent Events (/app/events) are streamed as they come, never buffered, compressed or cached.
+      if (response.headers.get("content-type")?.startsWith("text/event-stream")) return streamEvents(res, response);
+      return sendPage(req, res, await materialize(response, pathname));
+    }
+    const render = async () => materialize(await app.handle(toFetchRequest(req, res, origin), client()), pathname);
+    await sendPage(req, res, await pageCache.get(cacheKey, req.headers, render));
+  }
+
+  /** Writes an event stream chunk by chunk until it ends or the client goes. */
+  async function streamEvents(res: ServerResponse, response: Response): Promise<void> {
+    const headers: HeaderMap = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    headers["cache-control"] = "no-store";
+    writeHead(res, response.status, headers);
+    res.flushHeaders();
+    if (!response.body) {
+      res.end();
+      return;
+    }
+    const reader = response.body.getReader();
+    res.on("close", () => void reader.cancel().catch(() => {}));
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || res.destroyed) break;
+        res.write(value);
+      }
+    } catch {
+      // The client went away or the stream was cancelled: nothing more to send.
+    }
+    res.end();
   }
 
   /** Buffers the app's answer and adds what a page needs: a cache policy and an ETag. */

@@ -1,5 +1,6 @@
 /** What every loader and action finds in the router context (built per request by ./app.ts). */
 import { createContext } from "react-router";
+import type { AlertsService } from "./alerts/service.ts";
 import type { ApiServices } from "./api/service.ts";
 import type { AuthService } from "./auth/service.ts";
 import type { Config } from "./config.ts";
@@ -15,6 +16,8 @@ export interface AppServices {
   auth: AuthService;
   /** REST API (issue 10): database and per-token rate limiter for app/routes/api/. */
   api: ApiServices;
+  /** Alerts (issue 13): SSE, matching, the delivery worker and its database. */
+  alerts: AlertsService;
 }
 
 export interface RequestInfo {

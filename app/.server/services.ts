@@ -1,5 +1,6 @@
-/** The app's long-lived services: database, contact store, rate limiter, mail outbox worker. */
+/** The app's long-lived services: database, contact store, rate limiter, mail outbox worker, alerts (hub, delivery worker, jobs). */
 import path from "node:path";
+import { type AlertsService, createAlertsService } from "./alerts/service.ts";
 import { type ApiServices, createApiServices } from "./api/service.ts";
 import { setAuditSecret } from "./audit/ip-hash.ts";
 import { purgeAuditEvents } from "./audit/retention.ts";
@@ -32,10 +33,14 @@ export interface Services {
   worker: OutboxWorker;
   /** False while the database cannot be reached (cached for about a second). */
   isReady(): Promise<boolean>;
+  /** Alerts: the hub behind /app/events, the delivery worker, matching (also on services.alerts). */
+  alerts: AlertsService;
   /** Ingestion jobs (issue 11): undefined in tests and in-memory runs; runSourceNow backs POST /api/v1/sources/{id}/run. */
   ingestJobs: IngestJobs | undefined;
-  /** Migrations, then the outbox worker. */
+  /** Migrations, then the outbox worker, the alerts and the jobs. */
   start(): Promise<void>;
+  /** Shutdown has begun: end the long-lived answers (SSE) so that the HTTP server can close. */
+  closeStreams(): void;
   /** The worker after its current send, then the database. */
   stop(): Promise<void>;
 }
@@ -60,12 +65,23 @@ export async function createServices(config: Config, log: Logger, options: Servi
     },
     log,
   });
+  // Jobs (pg-boss) are off in tests and in-memory runs: no test polls the real sources, and
+  // matching then runs inline (services.alerts.matchNow, `npm run platform -- alerts:match`).
+  const jobsOn = !options.inMemory && config.env !== "test";
+  // --- alerts (issue 13): hub, delivery worker, matching, digests, purge ---
+  const alerts = createAlertsService({ config, database, transport, log, jobs: jobsOn, pollMs: options.pollMs });
+  // --- end alerts ---
   // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
-  // Off in tests and in-memory runs so that no test polls the real sources.
-  const ingestJobs =
-    options.inMemory || config.env === "test"
-      ? undefined
-      : createJobs({ database, config, log, classify: (doc) => classify(doc) });
+  const ingestJobs = jobsOn
+    ? createJobs({
+        database,
+        config,
+        log,
+        classify: (doc) => classify(doc),
+        // A new or changed (so reclassified) document is matched against the profiles, once across instances.
+        onDocument: (documentId) => alerts.queueMatch(documentId),
+      })
+    : undefined;
   // --- end sources ---
   let contacts: ContactService | undefined;
   // --- audit trail and REST API (issue 10, branch audit) ---
@@ -86,6 +102,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       return api;
     },
     auth,
+    alerts,
   };
 
   let readyAt = 0;
@@ -97,7 +114,11 @@ export async function createServices(config: Config, log: Logger, options: Servi
     services,
     database,
     worker,
+    alerts,
     ingestJobs,
+    closeStreams() {
+      alerts.closeStreams();
+    },
     isReady() {
       if (!started || stopped) return Promise.resolve(false);
       if (Date.now() - readyAt > 1000) {
@@ -123,6 +144,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       await auth.firstRun();
       // --- end auth ---
       worker.start();
+      await alerts.start();
       // --- sources: ingestion jobs never stop the site from starting ---
       await ingestJobs?.start().catch((error: unknown) => log.error({ err: error }, "ingestion jobs failed to start"));
       // --- end sources ---
@@ -131,8 +153,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
     async stop() {
       if (stopped) return;
       stopped = true;
-      await worker.stop();
+      alerts.closeStreams();
+      // Ingestion first (it queues matching), then the alerts (jobs, delivery worker after its current sends, hub).
       await ingestJobs?.stop().catch(() => {}); // sources
+      await Promise.all([worker.stop(), alerts.stop()]);
       await database.close();
     },
   };

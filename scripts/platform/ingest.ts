@@ -5,6 +5,8 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { databaseDirectory, databaseDocuments } from "../../app/.server/alerts/directory.ts";
+import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { classify } from "../../app/.server/classify/classify.ts";
 import { ConfigError, loadConfig } from "../../app/.server/config.ts";
 import { openDatabase } from "../../app/.server/db/client.ts";
@@ -60,7 +62,19 @@ export async function run(argv: string[]): Promise<number> {
       results = (await loadSampleData({ database, log, classify: (doc) => classify(doc) })).results;
     } else {
       const clients = createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
-      const deps = { database, clients, log, classify: (doc: SourceDocument) => classify(doc) };
+      // New and changed documents are matched against the alert profiles here (deliveries go through
+      // the outbox; a running server's worker is woken by NOTIFY on PostgreSQL, or sends at its next start).
+      const directory = databaseDirectory(database);
+      const loadDocument = databaseDocuments(database);
+      const deps = {
+        database,
+        clients,
+        log,
+        classify: (doc: SourceDocument) => classify(doc),
+        onDocument: async (documentId: string) => {
+          await matchDocument(database, documentId, { loadDocument, directory });
+        },
+      };
       results = [values.source === "boe" ? await ingestBoeDay(deps, date) : await ingestEurlex(deps)];
     }
     let failed = 0;

@@ -139,7 +139,7 @@ for (const target of databaseTargets()) {
       const decoded = decodeQuotedPrintable(mail?.raw ?? "");
       expect(mail?.to).toEqual(["ana@example.com"]);
       expect(decoded).toContain(`${siteUrl}/app/documents/${doc.id}`);
-      expect(decoded).toContain(`${siteUrl}/app/alerts/${anaProfile.id}`);
+      expect(decoded).toContain(`${siteUrl}/app/profiles/${anaProfile.id}`);
 
       const chats = receiver.received.filter((r) => r.path === "/slack/hook");
       expect(chats).toHaveLength(1);

@@ -225,6 +225,7 @@ describe("unexpected failures", () => {
     config: { formSecret: "x".repeat(40) } as AppServices["config"],
     log: createLogger("silent"),
     auth: {} as AppServices["auth"],
+    alerts: {} as AppServices["alerts"],
     contacts: {
       accept: async () => {
         throw error;

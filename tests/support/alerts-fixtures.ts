@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import type { AlertDirectory, DocumentLoader, Recipient } from "../../app/.server/alerts/matching.ts";
 import type { MatchableDocument } from "../../app/.server/alerts/profiles.ts";
 import { type Database, openDatabase } from "../../app/.server/db/client.ts";
@@ -104,4 +105,72 @@ export async function startReceiver() {
         server.closeAllConnections();
       }),
   };
+}
+
+/** Stores a classified document in the documents table (as ingestion would) and returns its id. */
+export async function insertStoredDocument(
+  database: Database,
+  fields: {
+    title?: string;
+    text?: string;
+    areas?: string[];
+    jurisdiction?: string;
+    kind?: string;
+    relevance?: "high" | "medium" | "low";
+    publishedOn?: string;
+    source?: "boe" | "eurlex";
+  } = {},
+): Promise<string> {
+  const sourceId = `BOE-A-2026-${randomUUID().slice(0, 8)}`;
+  const title = fields.title ?? "Real Decreto de prevención del blanqueo de capitales";
+  const publishedOn =
+    fields.publishedOn ?? new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+  const record = { source: fields.source ?? "boe", sourceId, title, provenance: [] };
+  const [row] = await database.rows<{ id: string }>(sql`
+    insert into documents (source, source_id, title, language, titles, published_on, kind, jurisdiction, areas,
+      relevance, official_url, record, body_text, content_hash, paragraphs)
+    values (${fields.source ?? "boe"}, ${sourceId}, ${title}, 'es', ${JSON.stringify({ es: title })}::jsonb, ${publishedOn},
+      ${fields.kind ?? "royal-decree"}, ${fields.jurisdiction ?? "ES"},
+      ${JSON.stringify((fields.areas ?? ["aml"]).map((id) => ({ id, score: 0.9, reasons: ["test"] })))}::jsonb,
+      ${fields.relevance ?? "high"}, ${`https://www.boe.es/diario_boe/txt.php?id=${sourceId}`}, ${JSON.stringify(record)}::jsonb,
+      ${fields.text ?? ""}, ${randomUUID()}, ${JSON.stringify([{ text: fields.text ?? "" }])}::jsonb)
+    returning id`);
+  if (!row) throw new Error("document not stored");
+  return row.id;
+}
+
+export interface SseEvent {
+  event?: string;
+  id?: string;
+  data?: string;
+}
+
+/** Reads an SSE body: its events and heartbeat comments as they come; `pump` settles when the stream ends. */
+export function readSse(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const events: SseEvent[] = [];
+  let comments = 0;
+  let buffer = "";
+  const pump = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event: SseEvent = {};
+        for (const line of frame.split("\n")) {
+          if (line.startsWith(":")) comments++;
+          const [key, ...rest] = line.split(": ");
+          if (key === "event" || key === "id" || key === "data") event[key] = rest.join(": ");
+        }
+        if (event.event) events.push(event);
+        end = buffer.indexOf("\n\n");
+      }
+    }
+  })();
+  return { events, comments: () => comments, pump, cancel: () => reader.cancel().catch(() => {}) };
 }

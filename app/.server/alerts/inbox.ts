@@ -1,7 +1,7 @@
 /** The notification centre's reads and writes: unread counts, mark read, the SSE replay. */
-import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { alerts } from "../db/schema.ts";
+import { alertProfiles, alerts } from "../db/schema.ts";
 
 /** The channel NOTIFY carries new alert ids on (payload: the alert id). */
 export const alertsChannel = "regwatch_alerts";
@@ -57,4 +57,79 @@ export async function alertsAfter(
     .orderBy(newestFirst ? desc(alerts.id) : alerts.id)
     .limit(limit);
   return rows;
+}
+
+export interface InboxAlert extends AlertEvent {
+  profileName: string | null;
+  createdAt: Date;
+  readAt: Date | null;
+}
+
+/** A user's latest alerts, newest first, with their profile's name (the notification centre and /app/alerts). */
+export async function recentAlerts(
+  db: Db,
+  userId: string,
+  options: { limit?: number; beforeId?: number; unreadOnly?: boolean } = {},
+): Promise<InboxAlert[]> {
+  const rows = await db
+    .select({
+      alertId: alerts.id,
+      documentId: alerts.documentId,
+      title: alerts.title,
+      profileId: alerts.profileId,
+      profileName: alertProfiles.name,
+      createdAt: alerts.createdAt,
+      readAt: alerts.readAt,
+    })
+    .from(alerts)
+    .leftJoin(alertProfiles, eq(alertProfiles.id, alerts.profileId))
+    .where(
+      and(
+        eq(alerts.userId, userId),
+        options.beforeId ? lt(alerts.id, options.beforeId) : undefined,
+        options.unreadOnly ? isNull(alerts.readAt) : undefined,
+      ),
+    )
+    .orderBy(desc(alerts.id))
+    .limit(options.limit ?? 10);
+  return rows;
+}
+
+/** The newest alert id of a user (0 without alerts): where a freshly rendered page's event stream starts. */
+export async function latestAlertId(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ id: sql<number>`coalesce(max(${alerts.id}), 0)::bigint` })
+    .from(alerts)
+    .where(eq(alerts.userId, userId));
+  return Number(row?.id ?? 0);
+}
+
+export async function markAllRead(db: Db, userId: string): Promise<number> {
+  const rows = await db
+    .update(alerts)
+    .set({ readAt: new Date() })
+    .where(and(eq(alerts.userId, userId), isNull(alerts.readAt)))
+    .returning({ id: alerts.id });
+  return rows.length;
+}
+
+/** The notification centre's data: unread count, newest id, the latest few alerts. */
+export async function alertSummary(db: Db, userId: string, limit = 8) {
+  const [unread, latestId, recent] = await Promise.all([
+    unreadCount(db, userId),
+    latestAlertId(db, userId),
+    recentAlerts(db, userId, { limit }),
+  ]);
+  return {
+    unread,
+    latestId,
+    recent: recent.map((alert) => ({
+      alertId: alert.alertId,
+      documentId: alert.documentId,
+      title: alert.title,
+      profileName: alert.profileName,
+      createdAt: alert.createdAt.toISOString(),
+      read: alert.readAt !== null,
+    })),
+  };
 }

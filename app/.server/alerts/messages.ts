@@ -36,7 +36,7 @@ export function documentLink(siteUrl: string, documentId: string): string {
   return `${siteUrl.replace(/\/$/, "")}/app/documents/${encodeURIComponent(documentId)}`;
 }
 export function profileLink(siteUrl: string, profileId: string): string {
-  return `${siteUrl.replace(/\/$/, "")}/app/alerts/${encodeURIComponent(profileId)}`;
+  return `${siteUrl.replace(/\/$/, "")}/app/profiles/${encodeURIComponent(profileId)}`;
 }
 function safeHref(url: string): string {
   return /^https?:\/\//i.test(url) ? escapeHtml(url) : "#";

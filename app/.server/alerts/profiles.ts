@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../db/client.ts";
+import type { Executor as Db } from "../audit/executor.ts";
 import { alertProfiles } from "../db/schema.ts";
 import type { Relevance } from "../documents/types.ts";
 import { areaIds, jurisdictionIds, kindIds, sourceIds } from "./taxonomy-ids.ts";
@@ -31,7 +31,7 @@ export interface MatchableDocument {
 
 const messages = {
   es: {
-    name: "Indica un nombre (máximo 120 caracteres).",
+    name: "Escribe un nombre (máximo 120 caracteres).",
     area: "Área desconocida.",
     jurisdiction: "Jurisdicción desconocida.",
     kind: "Tipo de documento desconocido.",
@@ -219,7 +219,7 @@ export function matches(profile: FilterSet, document: MatchableDocument): { matc
   return { matched: true, reasons: reasons.length ? reasons : ["all"] };
 }
 
-function toRow(organizationId: string, input: ProfileInput) {
+export function toRow(organizationId: string, input: ProfileInput) {
   return {
     organizationId,
     userId: input.userId,

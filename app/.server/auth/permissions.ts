@@ -18,7 +18,10 @@ export type Action =
   | "groups.manage"
   | "tokens.manage"
   | "audit.view"
-  | "audit.export";
+  | "audit.export"
+  | "alerts.use"
+  | "profiles.manage_group"
+  | "deliveries.manage";
 
 export interface MemberInfo {
   userId: string;
@@ -48,6 +51,8 @@ const adminActions: ReadonlySet<Action> = new Set([
   "tokens.manage",
   "audit.view",
   "audit.export",
+  "profiles.manage_group",
+  "deliveries.manage",
 ]);
 
 export function isRole(value: unknown): value is Role {

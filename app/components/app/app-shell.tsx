@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { Form, NavLink } from "react-router";
 import type { Locale } from "../../i18n/locales";
 import { ColorModeToggle } from "../layout/color-mode-toggle";
-import { appMessages } from "./messages";
+import { alertMessages, appMessages } from "./messages";
+import { type AlertSummary, NotificationCentre } from "./notification-centre";
 
 export interface ShellUser {
   name: string;
@@ -12,14 +13,29 @@ export interface ShellUser {
 }
 
 /** The platform's own chrome: brand, navigation (admin entries for admins), the user's menu, language and theme. */
-export function AppShell({ locale, user, children }: { locale: Locale; user: ShellUser | null; children: ReactNode }) {
+export function AppShell({
+  locale,
+  user,
+  alerts,
+  children,
+}: {
+  locale: Locale;
+  user: ShellUser | null;
+  /** The notification centre's data (signed-in members). */
+  alerts?: AlertSummary | null | undefined;
+  children: ReactNode;
+}) {
   const t = appMessages(locale);
+  const a = alertMessages(locale);
   const admin = user?.role === "owner" || user?.role === "admin";
   const links = user
     ? [
         { to: "/app", label: t.nav.home, end: true },
+        { to: "/app/alerts", label: a.nav.alerts, end: false },
+        { to: "/app/profiles", label: a.nav.profiles, end: false },
         ...(admin
           ? [
+              { to: "/app/admin/deliveries", label: a.nav.deliveries, end: false },
               { to: "/app/admin/members", label: t.nav.members, end: false },
               { to: "/app/admin/groups", label: t.nav.groups, end: false },
               { to: "/app/admin/tokens", label: t.nav.tokens, end: false },
@@ -37,7 +53,10 @@ export function AppShell({ locale, user, children }: { locale: Locale; user: She
         {t.skip}
       </a>
       <header className="border-bottom bg-body-tertiary">
-        <nav className="container-xl d-flex flex-wrap align-items-center gap-2 py-2" aria-label={t.nav.label}>
+        <nav
+          className="container-xl d-flex flex-wrap align-items-center gap-2 py-2 position-relative"
+          aria-label={t.nav.label}
+        >
           <a className="navbar-brand fw-semibold me-3" href="/app">
             {t.brand}
           </a>
@@ -57,6 +76,7 @@ export function AppShell({ locale, user, children }: { locale: Locale; user: She
             </button>
           </Form>
           <ColorModeToggle lang={locale} />
+          {user && alerts ? <NotificationCentre locale={locale} summary={alerts} /> : null}
           {user ? (
             <details className="app-user-menu position-relative">
               <summary className="btn btn-outline-secondary btn-sm" aria-label={t.nav.userMenu}>

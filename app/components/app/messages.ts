@@ -1,9 +1,11 @@
 /** The platform's messages by locale (loaded by /app routes only, never by the site's pages). */
+import { alerts as alertsEn } from "../../i18n/en/alerts";
 import { app as en } from "../../i18n/en/app";
+import { type AlertsMessages, alerts as alertsEs } from "../../i18n/es/alerts";
 import { type AppMessages, app as es } from "../../i18n/es/app";
 import type { Locale } from "../../i18n/locales";
 
-export type { AppMessages };
+export type { AlertsMessages, AppMessages };
 
 export function appMessages(locale: Locale): AppMessages {
   return locale === "en" ? en : es;
@@ -21,4 +23,9 @@ export function formatDateTime(value: Date | string | null | undefined, locale: 
     timeStyle: "short",
     timeZone: "Europe/Madrid",
   }).format(new Date(value));
+}
+
+/** The alert pages' messages (notification centre, alerts, profiles, failed deliveries). */
+export function alertMessages(locale: Locale): AlertsMessages {
+  return locale === "en" ? alertsEn : alertsEs;
 }

@@ -1,5 +1,7 @@
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { alertSummary } from "../../.server/alerts/inbox";
 import { appLocale, appMemberContext, appMiddleware } from "../../.server/auth/guard";
+import { servicesContext } from "../../.server/context";
 import { AppShell } from "../../components/app/app-shell";
 import { appMessages } from "../../components/app/messages";
 import platformStyles from "../../components/app/platform.scss?url";
@@ -15,19 +17,21 @@ export function headers() {
   return { "Cache-Control": "no-store" };
 }
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const member = context.get(appMemberContext);
   return {
     locale: appLocale(context),
     user: member
       ? { name: member.name, email: member.email, role: member.role, organizationName: member.organizationName }
       : null,
+    // The notification centre on every page (fed live by /app/events afterwards).
+    alerts: member ? await alertSummary(context.get(servicesContext).alerts.database.db, member.userId) : null,
   };
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AppShell locale={loaderData.locale} user={loaderData.user}>
+    <AppShell locale={loaderData.locale} user={loaderData.user} alerts={loaderData.alerts}>
       <Outlet />
     </AppShell>
   );

@@ -1,0 +1,146 @@
+/**
+ * The alerts as the services wire them (in-process, NODE_ENV=test: matching inline): a stored
+ * document matched for real members (auth tables) reaches the open SSE stream, the in-app inbox and
+ * a Standard-Webhooks receiver, a failing receiver is retried (nothing lost), shutdown ends the
+ * streams; and the pg-boss job path: one matching job per document whatever the calls.
+ */
+import { sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unreadCount } from "../../app/.server/alerts/inbox.ts";
+import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
+import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
+import { createAlertJobs } from "../../app/.server/jobs/alert-jobs.ts";
+import { createLogger } from "../../app/.server/logger.ts";
+import { insertStoredDocument, openMigrated, readSse, startReceiver } from "../support/alerts-fixtures.ts";
+import { startServices } from "../support/contact-services.ts";
+import { inviteMember, type SignedIn, setupOwner } from "../support/platform-members.ts";
+
+describe("alerts wired in the services", () => {
+  let app: Awaited<ReturnType<typeof startServices>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let owner: SignedIn;
+  let member: SignedIn;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    app = await startServices({
+      AUTH_SECRET: "auth-secret-auth-secret-auth-secret-0123",
+      WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
+      ALERTS_RETRY_BASE_MS: "50",
+      ALERTS_RETRY_MAX_MS: "100",
+    });
+    owner = await setupOwner(app.services.auth, app.config.dataDir, { email: "ana@example.com" });
+    const groupId = await app.services.auth.createGroup(owner.member, "Compliance", owner.meta());
+    member = await inviteMember(app.services.auth, owner, {
+      email: "bob@example.com",
+      locale: "en",
+      groupIds: [groupId],
+    });
+    const es = profileInputSchema("es");
+    await createProfile(
+      app.database.db,
+      owner.member.organizationId,
+      es.parse({ name: "AML", userId: owner.member.userId, areas: ["aml"] }),
+    );
+    await createProfile(
+      app.database.db,
+      owner.member.organizationId,
+      es.parse({ name: "Grupo", groupId, keywords: ["capitales"] }),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.stop();
+  });
+
+  it("matches a stored document: SSE event, inbox and a signed webhook, retried after a failure", async () => {
+    const hook = await createWebhook(
+      app.database.db,
+      owner.member.organizationId,
+      webhookInputSchema("en", { allowPrivate: true }).parse({ url: `${receiver.base}/hook`, areas: ["aml"] }),
+    );
+    const page = new AbortController();
+    const response = await app.services.alerts.events(
+      owner.member.userId,
+      new Request("http://127.0.0.1:3000/app/events", { signal: page.signal }),
+    );
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const sse = readSse(response.body as ReadableStream<Uint8Array>);
+    receiver.failNext(1, "/hook");
+    const documentId = await insertStoredDocument(app.database, {
+      title: "Orden sobre blanqueo de capitales",
+      areas: ["aml"],
+    });
+    await app.services.alerts.queueMatch(documentId);
+
+    await expect.poll(() => sse.events.length, { timeout: 10_000 }).toBe(1);
+    const data = JSON.parse(sse.events[0]?.data ?? "{}");
+    expect(sse.events[0]?.event).toBe("alert");
+    expect(sse.events[0]?.id).toBe(String(data.alertId));
+    expect(Object.keys(data).sort()).toEqual(["alertId", "documentId", "profileId", "title"]);
+    expect(data).toMatchObject({ documentId, title: "Orden sobre blanqueo de capitales" });
+    expect(await unreadCount(app.database.db, owner.member.userId)).toBe(1);
+    // The group's member gets the group profile's alert.
+    await expect.poll(() => unreadCount(app.database.db, member.member.userId), { timeout: 10_000 }).toBe(1);
+
+    // The receiver failed the first attempt; the retry arrives, signed, with the contract's body.
+    await expect.poll(() => receiver.received.filter((r) => r.path === "/hook").length, { timeout: 10_000 }).toBe(1);
+    const got = receiver.received.find((r) => r.path === "/hook");
+    const body = new Webhook(hook.secret).verify(got?.body ?? "", {
+      "webhook-id": String(got?.headers["webhook-id"]),
+      "webhook-timestamp": String(got?.headers["webhook-timestamp"]),
+      "webhook-signature": String(got?.headers["webhook-signature"]),
+    }) as { type: string; data: { webhookId: string; document: Record<string, unknown> } };
+    expect(body.type).toBe("document.matched");
+    expect(body.data.webhookId).toBe(hook.id);
+    expect(body.data.document.id).toBe(documentId);
+    expect(body.data.document).not.toHaveProperty("text");
+    const [row] = await app.database.rows<{ attempts: number; status: string }>(
+      sql`select attempts, status from deliveries where channel = 'webhook'`,
+    );
+    expect(row).toEqual({ attempts: 2, status: "sent" });
+
+    // Matching again (a reclassification with the same result) sends nothing twice.
+    const again = await app.services.alerts.matchNow(documentId);
+    expect(again.newMatches).toBe(0);
+    expect(again.deliveries).toBe(0);
+
+    // Shutdown ends open streams.
+    app.services.alerts.closeStreams();
+    await sse.pump;
+    page.abort();
+  }, 30_000);
+});
+
+describe("the matching job on pg-boss", () => {
+  it("queues one job per document, runs it, and schedules digests and the purge", async () => {
+    const database = await openMigrated(undefined);
+    const matched: string[] = [];
+    const jobs = createAlertJobs({
+      database,
+      log: createLogger("silent"),
+      match: async (id) => {
+        matched.push(id);
+      },
+      digests: async () => 0,
+      purge: async () => 0,
+    });
+    try {
+      await jobs.start();
+      const id = "0b6b7c2e-7c1b-4d8e-9a55-2a3f9d0e1c11";
+      const first = await jobs.queueMatch(id);
+      const second = await jobs.queueMatch(id);
+      expect(first).toBeTypeOf("string");
+      expect(second).toBeNull();
+      await expect.poll(() => matched.length, { timeout: 15_000, interval: 200 }).toBe(1);
+      expect(matched).toEqual([id]);
+      const schedules = await database.rows<{ name: string }>(sql`select name from pgboss.schedule order by name`);
+      expect(schedules.map((s) => s.name)).toEqual(["alerts-digests", "alerts-purge"]);
+    } finally {
+      await jobs.stop();
+      await database.close();
+    }
+  }, 40_000);
+});

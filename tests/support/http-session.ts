@@ -1,0 +1,70 @@
+/** A signed-in platform session over HTTP, as a browser without JavaScript gets it: setup form, then TOTP enrolment. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { mergeCookies } from "../../app/.server/auth/cookies.ts";
+import { totpFromUri } from "./totp.ts";
+
+export const httpPassword = "tortuga-verde-lunes-27";
+
+export function httpClient(base: string) {
+  let cookie = "";
+  async function request(
+    pathname: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = {
+      cookie,
+      "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0",
+      ...init.headers,
+    };
+    let body: string | undefined;
+    if (init.form) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      headers.origin = base;
+      body = new URLSearchParams(init.form).toString();
+    }
+    const response = await fetch(`${base}${pathname}`, {
+      method: init.method ?? (init.form ? "POST" : "GET"),
+      headers,
+      body,
+      redirect: "manual",
+    });
+    cookie = mergeCookies(cookie, response.headers.getSetCookie());
+    return response;
+  }
+  return {
+    request,
+    get cookie() {
+      return cookie;
+    },
+  };
+}
+
+async function enrolOverHttp(client: ReturnType<typeof httpClient>) {
+  const mfaPage = await (await client.request("/app/mfa")).text();
+  const uri = mfaPage.match(/otpauth:\/\/totp\/[^<"\s]+/)?.[0]?.replaceAll("&amp;", "&");
+  if (!uri) throw new Error("no otpauth URI on the MFA page");
+  const verified = await client.request("/app/mfa", { form: { intent: "verify", code: totpFromUri(uri) } });
+  if (verified.status !== 302 && verified.status !== 303) throw new Error(`MFA answered ${verified.status}`);
+}
+
+/** An invitation link accepted over HTTP (name, password), then TOTP enrolment. */
+export async function acceptInvitationOverHttp(base: string, invitationUrl: string, name: string) {
+  const client = httpClient(base);
+  const accepted = await client.request(new URL(invitationUrl).pathname, { form: { name, password: httpPassword } });
+  if (accepted.status !== 302 && accepted.status !== 303) throw new Error(`invitation answered ${accepted.status}`);
+  await enrolOverHttp(client);
+  return client;
+}
+
+/** The first run's setup over HTTP: the owner signed in with a verified second factor. */
+export async function setupOwnerOverHttp(base: string, dataDir: string, email = "ana@example.com") {
+  const client = httpClient(base);
+  const setupUrl = new URL(readFileSync(path.join(dataDir, "setup-url.txt"), "utf8").trim());
+  const setup = await client.request(setupUrl.pathname, {
+    form: { organizationName: "Org HTTP", name: "Ana", email, password: httpPassword },
+  });
+  if (setup.status !== 302 && setup.status !== 303) throw new Error(`setup answered ${setup.status}`);
+  await enrolOverHttp(client);
+  return client;
+}

@@ -1,0 +1,67 @@
+/**
+ * The built app (build/server) and the real HTTP server in this process, on in-memory PGlite:
+ * requests go through the same server code as production while the test reaches the services
+ * (e.g. services.alerts.matchNow) directly. Needs `npm run build`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type * as AppModule from "../../app/.server/app.ts";
+import { createSiteServer } from "../../server/site-server.ts";
+import { projectRoot } from "./server.ts";
+
+export async function startInProcessServer(env: Record<string, string> = {}) {
+  const appModule = (await import(
+    pathToFileURL(path.join(projectRoot, "build/server/index.js")).href
+  )) as typeof AppModule;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "alerts-http-"));
+  const log = appModule.createLogger("silent");
+  // The port is only known after listen(): SITE_URL names the loopback origin the tests use.
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const url = `http://127.0.0.1:${port}`;
+  const config = appModule.loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    SITE_URL: url,
+    LOG_LEVEL: "silent",
+    AUTH_SECRET: "auth-secret-auth-secret-auth-secret-0123",
+    FORM_SECRET: "test-secret-test-secret-test-secret-0123",
+    INGEST_SOURCES: "none",
+    ...env,
+  });
+  const app = await appModule.createApp(config, log, { rootDir: projectRoot, inMemory: true });
+  await app.start();
+  let shuttingDown = false;
+  const server = createSiteServer({
+    app,
+    log,
+    clientDir: path.join(projectRoot, "build/client"),
+    isReady: async () => !shuttingDown && (await app.isReady()),
+    isShuttingDown: () => shuttingDown,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  if ((server.address() as AddressInfo).port !== port) throw new Error("port mismatch");
+  return {
+    url,
+    app,
+    config,
+    dataDir,
+    /** As server/main.ts does: end the streams, close the server, stop the services. */
+    async stop() {
+      shuttingDown = true;
+      app.closeStreams();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), 5000);
+      await closed;
+      clearTimeout(timer);
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

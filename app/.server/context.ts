@@ -3,6 +3,7 @@ import { createContext } from "react-router";
 import type { AlertsService } from "./alerts/service.ts";
 import type { ApiServices } from "./api/service.ts";
 import type { AuthService } from "./auth/service.ts";
+import type { ClassifyService } from "./classify/service.ts";
 import type { Config } from "./config.ts";
 import type { ContactService } from "./contact/service.ts";
 import type { Logger } from "./logger.ts";
@@ -18,6 +19,8 @@ export interface AppServices {
   api: ApiServices;
   /** Alerts (issue 13): SSE, matching, the delivery worker and its database. */
   alerts: AlertsService;
+  /** Reclassification and organisations' own topics (issue 12). */
+  classification: ClassifyService;
 }
 
 export interface RequestInfo {

@@ -6,6 +6,7 @@ import { setAuditSecret } from "./audit/ip-hash.ts";
 import { purgeAuditEvents } from "./audit/retention.ts";
 import { type AuthService, createAuthService } from "./auth/service.ts";
 import { classify } from "./classify/classify.ts";
+import { createClassifyService } from "./classify/service.ts";
 import type { Config } from "./config.ts";
 import { createRateLimiter } from "./contact/rate-limit.ts";
 import { type ContactService, createContactService } from "./contact/service.ts";
@@ -71,6 +72,13 @@ export async function createServices(config: Config, log: Logger, options: Servi
   // --- alerts (issue 13): hub, delivery worker, matching, digests, purge ---
   const alerts = createAlertsService({ config, database, transport, log, jobs: jobsOn, pollMs: options.pollMs });
   // --- end alerts ---
+  // Reclassification and organisations' topics (issue 12); changed labels are matched again.
+  const classification = createClassifyService({
+    database,
+    log,
+    jobs: jobsOn,
+    onLabelsChanged: (documentId) => alerts.queueMatch(documentId),
+  });
   // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
   const ingestJobs = jobsOn
     ? createJobs({
@@ -79,7 +87,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
         log,
         classify: (doc) => classify(doc),
         // A new or changed (so reclassified) document is matched against the profiles, once across instances.
-        onDocument: (documentId) => alerts.queueMatch(documentId),
+        onDocument: async (documentId) => {
+          await classification.documentStored(documentId);
+          await alerts.queueMatch(documentId);
+        },
       })
     : undefined;
   // --- end sources ---
@@ -103,6 +114,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     },
     auth,
     alerts,
+    classification,
   };
 
   let readyAt = 0;
@@ -145,6 +157,9 @@ export async function createServices(config: Config, log: Logger, options: Servi
       // --- end auth ---
       worker.start();
       await alerts.start();
+      await classification
+        .start()
+        .catch((error: unknown) => log.error({ err: error }, "classification jobs failed to start"));
       // --- sources: ingestion jobs never stop the site from starting ---
       await ingestJobs?.start().catch((error: unknown) => log.error({ err: error }, "ingestion jobs failed to start"));
       // --- end sources ---
@@ -156,7 +171,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       alerts.closeStreams();
       // Ingestion first (it queues matching), then the alerts (jobs, delivery worker after its current sends, hub).
       await ingestJobs?.stop().catch(() => {}); // sources
-      await Promise.all([worker.stop(), alerts.stop()]);
+      await Promise.all([worker.stop(), alerts.stop(), classification.stop().catch(() => {})]);
       await database.close();
     },
   };

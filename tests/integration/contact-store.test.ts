@@ -226,6 +226,7 @@ describe("unexpected failures", () => {
     log: createLogger("silent"),
     auth: {} as AppServices["auth"],
     alerts: {} as AppServices["alerts"],
+    classification: {} as AppServices["classification"],
     contacts: {
       accept: async () => {
         throw error;

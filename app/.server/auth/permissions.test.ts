@@ -8,7 +8,16 @@ describe("can", () => {
     const member = { role: "member" as const, organizationId: org };
     expect(can(member, "app.use")).toBe(true);
     expect(can(member, "account.manage")).toBe(true);
-    for (const action of ["members.invite", "groups.manage", "tokens.manage", "audit.view"] as const) {
+    for (const action of [
+      "members.view",
+      "members.invite",
+      "groups.manage",
+      "tokens.manage",
+      "audit.view",
+      "topics.manage",
+      "profiles.manage_group",
+      "deliveries.manage",
+    ] as const) {
       expect(can(member, action)).toBe(false);
     }
   });

@@ -19,6 +19,7 @@ export type Action =
   | "tokens.manage"
   | "audit.view"
   | "audit.export"
+  | "topics.manage"
   | "alerts.use"
   | "profiles.manage_group"
   | "deliveries.manage";
@@ -41,19 +42,8 @@ export interface OrgObject {
   role?: Role;
 }
 
-const adminActions: ReadonlySet<Action> = new Set([
-  "members.view",
-  "members.invite",
-  "members.change_role",
-  "members.suspend",
-  "members.end_sessions",
-  "groups.manage",
-  "tokens.manage",
-  "audit.view",
-  "audit.export",
-  "profiles.manage_group",
-  "deliveries.manage",
-]);
+/** What every member may do; every other action is for admins and owners (a new action is admin-only until listed here). */
+const memberActions: ReadonlySet<Action> = new Set(["app.use", "account.manage", "groups.view", "alerts.use"]);
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (roles as readonly string[]).includes(value);
@@ -63,8 +53,8 @@ export function isRole(value: unknown): value is Role {
 export function can(member: Pick<MemberInfo, "role" | "organizationId">, action: Action, object?: OrgObject): boolean {
   if (object && object.organizationId !== member.organizationId) return false;
   if (object?.role === "owner" && member.role !== "owner" && action.startsWith("members.")) return false;
-  if (adminActions.has(action)) return member.role === "owner" || member.role === "admin";
-  return true;
+  if (memberActions.has(action)) return true;
+  return member.role === "owner" || member.role === "admin";
 }
 
 /** Roles `member` may grant: owners any, admins admin or member. */

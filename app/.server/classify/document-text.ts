@@ -20,19 +20,20 @@ export interface DocumentText {
   section: string;
 }
 
+/** Tolerant of a stored record older or thinner than today's parsers write (no paragraphs, no language). */
 export function documentText(doc: SourceDocument): DocumentText {
-  const foldedTitle = fold(doc.title).trim();
+  const foldedTitle = fold(doc.title ?? "").trim();
   let opening = "";
-  for (const paragraph of doc.paragraphs) {
+  for (const paragraph of doc.paragraphs ?? []) {
     if (opening.length >= OPENING_CHARS) break;
-    const text = paragraph.text.trim();
+    const text = (paragraph.text ?? "").trim();
     if (!text || fold(text) === foldedTitle) continue;
     opening += `${text}\n`;
   }
   const department = doc.department?.label ?? "";
   return {
-    language: doc.language,
-    title: doc.title,
+    language: doc.language === "en" ? "en" : "es",
+    title: doc.title ?? "",
     foldedTitle,
     foldedRankTitle: foldedTitle.replace(
       /^(pleno|sala (primera|segunda)|seccion (primera|segunda|tercera|cuarta))\.\s*/,

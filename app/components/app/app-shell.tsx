@@ -39,6 +39,7 @@ export function AppShell({
               { to: "/app/admin/members", label: t.nav.members, end: false },
               { to: "/app/admin/groups", label: t.nav.groups, end: false },
               { to: "/app/admin/tokens", label: t.nav.tokens, end: false },
+              { to: "/app/admin/topics", label: t.nav.topics, end: false },
               { to: "/app/admin/audit", label: t.nav.audit, end: false },
             ]
           : []),

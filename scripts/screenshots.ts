@@ -1,10 +1,10 @@
 /**
  * `npm run screenshots`: builds if needed, starts the production server and
- * captures /, /en and a legal page at 390 and 1440 px, light and dark, into screenshots/.
+ * captures the home and legal pages in both languages at 390 and 1440 px, light and dark, into screenshots/.
  */
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { launchBrowser } from "../tests/support/browser.ts";
+import { launchBrowser, visitorUserAgent } from "../tests/support/browser.ts";
 import { startServer } from "../tests/support/server.ts";
 
 if (!existsSync("build/server/index.js") || !existsSync("build/client")) {
@@ -15,6 +15,9 @@ const pages = [
   ["home-es", "/"],
   ["home-en", "/en"],
   ["legal-es", "/aviso-legal"],
+  ["legal-en", "/en/legal-notice"],
+  ["privacy-es", "/privacidad"],
+  ["privacy-en", "/en/privacy"],
 ] as const;
 const widths = [390, 1440] as const;
 const schemes = ["light", "dark"] as const;
@@ -28,6 +31,7 @@ try {
       for (const colorScheme of schemes) {
         const context = await browser.newContext({
           viewport: { width, height: 900 },
+          userAgent: visitorUserAgent(browser),
           colorScheme,
           // Final state of the scroll-in animations, without scrolling through the page.
           reducedMotion: "reduce",

@@ -252,6 +252,37 @@ describe("platform in the browser", () => {
     await close();
   }, 60_000);
 
+  test("forms check their input in the browser with the server's schema, before any request", async () => {
+    const { page, errors, close } = await openPage(browser, { locale: "es-ES", viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.url}/app/login`);
+    await page.waitForLoadState("networkidle");
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await page.getByLabel("Correo electrónico").fill("no-es-un-correo");
+    await page.getByRole("button", { name: "Continuar" }).click();
+    await page.getByText("Escribe una dirección de correo válida.").waitFor({ timeout: 20_000 });
+    expect(posts).toEqual([]);
+    // The first invalid field has the focus and names its message.
+    const focused = await page.evaluate(() => {
+      const field = document.activeElement as HTMLInputElement;
+      return {
+        name: field.name,
+        described: document.getElementById(field.getAttribute("aria-describedby") ?? "")?.textContent,
+      };
+    });
+    expect(focused).toEqual({ name: "email", described: "Escribe una dirección de correo válida." });
+    // Corrected, the form goes to the server, which answers (wrong password) as before.
+    await page.getByLabel("Correo electrónico").fill("ana@example.com");
+    await page.getByLabel("Contraseña", { exact: true }).fill("una-contraseña-incorrecta");
+    await page.getByRole("button", { name: "Continuar" }).click();
+    await page.getByText("El correo o la contraseña no son correctos.").waitFor({ timeout: 20_000 });
+    expect(posts.length).toBe(1);
+    expect(errors.filter((line) => !/status of 401/.test(line))).toEqual([]);
+    await close();
+  }, 60_000);
+
   test("every signed-in page is valid HTML as served", async () => {
     // Sign in over HTTP with a recovery code (the browser tests above spent the first three).
     const origin = { origin: server.url, "content-type": "application/x-www-form-urlencoded" };

@@ -90,11 +90,14 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
         </summary>
         <div className="card position-absolute end-0 mt-1 shadow-sm app-menu-panel app-alerts-panel">
           <div className="card-body py-2">
-            <h2 className="h6 mb-2">{t.centre.recent}</h2>
+            {/* Not a heading: the panel sits in the header, before the page's own <h1>. */}
+            <p className="h6 mb-2" id="recent-alerts-title">
+              {t.centre.recent}
+            </p>
             {state.recent.length === 0 ? (
               <p className="small text-body-secondary mb-2">{t.centre.none}</p>
             ) : (
-              <ul className="list-unstyled mb-2" data-testid="recent-alerts">
+              <ul className="list-unstyled mb-2" data-testid="recent-alerts" aria-labelledby="recent-alerts-title">
                 {state.recent.map((alert) => (
                   <li key={alert.alertId} className="mb-2">
                     <a href={`/app/documents/${alert.documentId}`} className={alert.read ? "text-body" : "fw-semibold"}>

@@ -5,6 +5,7 @@ import { isRole } from "../../.server/auth/permissions";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { isLocale } from "../../i18n/locales";
 import { acceptInvitationSchema, parseForm } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/invite";
@@ -39,7 +40,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
   const { invitation } = loaderData;
   const t = appMessages(loaderData.locale);
   const busy = useNavigation().state === "submitting";
-  const errors = actionData?.errors;
+  const { errors, onSubmit } = useSchemaValidation(acceptInvitationSchema(loaderData.locale), actionData?.errors);
   return (
     <div className="row justify-content-center" lang={loaderData.locale}>
       <div className="col-md-8 col-lg-6">
@@ -50,7 +51,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
               {fill(t.invite.lead, { organization: invitation.organizationName, role: t.roles[invitation.role] })}
             </p>
             <FormAlert kind="danger">{actionData?.formError ? t.errors[actionData.formError] : undefined}</FormAlert>
-            <Form method="post" noValidate>
+            <Form method="post" noValidate onSubmit={onSubmit}>
               <FormField name="email" type="email" label={t.invite.email} value={invitation.email} readOnly disabled />
               <FormField name="name" autoComplete="name" required label={t.invite.name} errors={errors?.name} />
               <FormField

@@ -12,6 +12,7 @@ import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
 import { PasskeySignIn } from "../../components/app/passkey";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { loginSchema, parseForm, secondFactorSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/login";
 
@@ -78,7 +79,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const { locale, stage, notice, next } = loaderData;
   const t = appMessages(locale);
   const busy = useNavigation().state === "submitting";
-  const errors = actionData?.errors;
+  const { errors, onSubmit } = useSchemaValidation(loginSchema(locale), actionData?.errors);
   const formError = actionData?.formError ? t.errors[actionData.formError] : undefined;
   return (
     <div className="row justify-content-center">
@@ -89,7 +90,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         {stage === "password" ? (
           <>
             <p className="text-body-secondary">{t.login.lead}</p>
-            <Form method="post" noValidate>
+            <Form method="post" noValidate onSubmit={onSubmit}>
               <input type="hidden" name="intent" value="password" />
               <FormField
                 name="email"

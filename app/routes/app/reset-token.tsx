@@ -4,6 +4,7 @@ import { appLocale, requestMeta } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { parseForm, resetPasswordSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/reset-token";
 
@@ -29,12 +30,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function ResetToken({ loaderData, actionData }: Route.ComponentProps) {
   const t = appMessages(loaderData.locale);
   const busy = useNavigation().state === "submitting";
+  const { errors, onSubmit } = useSchemaValidation(resetPasswordSchema(loaderData.locale), actionData?.errors);
   return (
     <div className="row justify-content-center">
       <div className="col-md-8 col-lg-5">
         <h1 className="h3 mb-3">{t.reset.newTitle}</h1>
         <FormAlert kind="danger">{actionData?.formError ? t.errors[actionData.formError] : undefined}</FormAlert>
-        <Form method="post" noValidate>
+        <Form method="post" noValidate onSubmit={onSubmit}>
           <FormField
             name="password"
             type="password"
@@ -42,7 +44,7 @@ export default function ResetToken({ loaderData, actionData }: Route.ComponentPr
             minLength={12}
             required
             label={t.reset.password}
-            errors={actionData?.errors?.password}
+            errors={errors?.password}
           />
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {t.reset.save}

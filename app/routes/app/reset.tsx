@@ -4,6 +4,7 @@ import { appLocale, requestMeta } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { parseForm, resetRequestSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/reset";
 
@@ -30,6 +31,7 @@ export default function Reset({ loaderData, actionData }: Route.ComponentProps) 
   const busy = useNavigation().state === "submitting";
   const sent = actionData && "sent" in actionData;
   const failure = actionData && !("sent" in actionData) ? actionData : undefined;
+  const { errors, onSubmit } = useSchemaValidation(resetRequestSchema(loaderData.locale), failure?.errors);
   return (
     <div className="row justify-content-center">
       <div className="col-md-8 col-lg-5">
@@ -40,14 +42,14 @@ export default function Reset({ loaderData, actionData }: Route.ComponentProps) 
           <>
             <p className="text-body-secondary">{t.reset.lead}</p>
             <FormAlert kind="danger">{failure?.formError ? t.errors[failure.formError] : undefined}</FormAlert>
-            <Form method="post" noValidate>
+            <Form method="post" noValidate onSubmit={onSubmit}>
               <FormField
                 name="email"
                 type="email"
                 autoComplete="username"
                 required
                 label={t.reset.email}
-                errors={failure?.errors?.email}
+                errors={errors?.email}
               />
               <button type="submit" className="btn btn-primary" disabled={busy}>
                 {t.reset.submit}

@@ -4,6 +4,7 @@ import { appLocale, requestMeta, withCookies } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { parseForm, setupSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/setup";
 
@@ -32,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
   const t = appMessages(loaderData.locale);
   const busy = useNavigation().state === "submitting";
-  const errors = actionData?.errors;
+  const { errors, onSubmit } = useSchemaValidation(setupSchema(loaderData.locale), actionData?.errors);
   return (
     <div className="row justify-content-center">
       <div className="col-md-8 col-lg-6">
@@ -41,7 +42,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           <>
             <p className="text-body-secondary">{t.setup.lead}</p>
             <FormAlert kind="danger">{actionData?.formError ? t.errors[actionData.formError] : undefined}</FormAlert>
-            <Form method="post" noValidate>
+            <Form method="post" noValidate onSubmit={onSubmit}>
               <FormField
                 name="organizationName"
                 required

@@ -16,9 +16,13 @@ export function useSchemaValidation(
   arrays: readonly string[] = [],
 ): { errors: FormErrors | undefined; onSubmit(event: FormEvent<HTMLFormElement>): void } {
   const [clientErrors, setClientErrors] = useState<FormErrors | undefined>(undefined);
+  const [answered, setAnswered] = useState(serverErrors);
   const form = useRef<HTMLFormElement | null>(null);
-  // A new answer from the server is the truth again.
-  useEffect(() => setClientErrors(undefined), [serverErrors]);
+  // A new answer from the server is the truth again (state adjusted while rendering, as React advises).
+  if (answered !== serverErrors) {
+    setAnswered(serverErrors);
+    setClientErrors(undefined);
+  }
   useEffect(() => {
     if (clientErrors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [clientErrors]);

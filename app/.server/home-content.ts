@@ -23,7 +23,7 @@ export function codeSample(lang: Locale, siteUrl: string): string {
     ],
     en: [
       "# Subscribe your system to banking and anti-money-laundering news (Spain and the EU)",
-      '# Answer 201: {"id": "…", "secret": "whsec_…"}. Keep the secret to verify the signatures.',
+      '# Response 201: {"id": "…", "secret": "whsec_…"}. Keep the secret to verify the signatures.',
       "# Each new item reaches your URL as a signed JSON POST (Standard Webhooks):",
     ],
   }[lang];

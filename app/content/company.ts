@@ -17,7 +17,7 @@ export const company = {
     country: { es: "España", en: "Spain" },
   },
   /** Commercial registry entry (Registro Mercantil). */
-  registry: "Registro Mercantil de Madrid, tomo 00000, folio 0, hoja M-000000",
+  registry: "Registro Mercantil de Madrid, tomo 00000, folio 0, hoja M-000000, inscripción 1.ª",
   email: "info@example.com",
   /** Address for data protection requests (GDPR rights). */
   privacyEmail: "privacidad@example.com",

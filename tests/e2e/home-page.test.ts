@@ -33,7 +33,7 @@ describe("home page", () => {
     );
     expect(found).toEqual([
       ["Vigía Normativo", "/en"],
-      ["Collaborative management", "/en#collaboration"],
+      ["Team collaboration", "/en#collaboration"],
       ["Architecture and technology", "/en#architecture"],
       ["Use cases", "/en#use-cases"],
       ["Contact", "/en#contact"],

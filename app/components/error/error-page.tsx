@@ -37,7 +37,11 @@ function NotFoundView({ lang, detail }: { lang: Locale; detail?: string }) {
         {t.notFoundTitle}
       </h1>
       <p className="lead">{t.notFoundDescription}</p>
-      {detail ? <p className="text-body-secondary small">{detail}</p> : null}
+      {detail ? (
+        <p className="text-body-secondary small" lang={titleLang(lang)}>
+          {detail}
+        </p>
+      ) : null}
       <a className="btn btn-primary" href={pagePath("home", lang)}>
         {t.backHome}
       </a>

@@ -12,6 +12,19 @@ function slug(index: number): string {
   return `section-${index + 1}`;
 }
 
+interface Section {
+  heading: string;
+  paragraphs: readonly string[];
+}
+
+/** The privacy policy's sections with the DPO's address after the controller's, when one is appointed. */
+export function withDpo(sections: readonly Section[], dpoText: string, dpoEmail: string | null): readonly Section[] {
+  if (!dpoEmail) return sections;
+  return sections.map((section, index) =>
+    index === 0 ? { ...section, paragraphs: [...section.paragraphs, dpoText] } : section,
+  );
+}
+
 /** The legal notice or the privacy policy, with the company's identity from app/content/company.ts. */
 export function LegalDocument({ page, lang }: { page: LegalPageId; lang: Locale }) {
   const t = texts[lang];
@@ -24,7 +37,9 @@ export function LegalDocument({ page, lang }: { page: LegalPageId; lang: Locale 
     city: company.address.city,
     email: company.email,
     privacyEmail: company.privacyEmail,
+    dpoEmail: company.dpoEmail ?? "",
   };
+  const sections = page === "privacy" ? withDpo(doc.sections, t.dpo, company.dpoEmail) : doc.sections;
   return (
     <article className="container py-5 legal-page" aria-labelledby="legal-title">
       <div className="row justify-content-center">
@@ -62,14 +77,14 @@ export function LegalDocument({ page, lang }: { page: LegalPageId; lang: Locale 
               {t.onThisPage}
             </h2>
             <ol className="small mb-0">
-              {doc.sections.map((section, index) => (
+              {sections.map((section, index) => (
                 <li key={section.heading}>
                   <a href={`#${slug(index)}`}>{section.heading}</a>
                 </li>
               ))}
             </ol>
           </nav>
-          {doc.sections.map((section, index) => (
+          {sections.map((section, index) => (
             <section key={section.heading} aria-labelledby={slug(index)} className="mt-4">
               <h2 id={slug(index)} className="h4">
                 {section.heading}

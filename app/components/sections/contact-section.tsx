@@ -11,7 +11,10 @@ export function ContactSection({ lang, form }: { lang: Locale; form: ContactForm
   const privacyHref = pagePath("privacy", lang);
   const rows: [string, string][] = [
     // The controller is the company in app/content/company.ts, the same one the privacy policy names.
-    [p.controllerLabel, `${company.legalName} (${company.privacyEmail})`],
+    [
+      p.controllerLabel,
+      `${company.legalName} (${company.privacyEmail})${company.dpoEmail ? ` · ${p.dpoLabel}: ${company.dpoEmail}` : ""}`,
+    ],
     [p.purposeLabel, p.purpose],
     [p.legalBasisLabel, p.legalBasis],
     [p.recipientsLabel, p.recipients],

@@ -5,6 +5,8 @@ export const legalTexts: LegalTexts = {
   lastUpdatedLabel: "Last updated",
   lastUpdated: "1 January 2025",
   onThisPage: "On this page",
+  /** Shown after the controller when company.dpoEmail is set. */
+  dpo: "You can contact our data protection officer (DPO) at {dpoEmail}.",
   identity: {
     heading: "Company details",
     legalName: "Website owner",
@@ -58,8 +60,8 @@ export const legalTexts: LegalTexts = {
       {
         heading: "What data we use and why",
         paragraphs: [
-          "When you fill in the contact form we use the details you give us — first name, surname, email, company and, if you add them, job title, phone, location and comments — to answer your enquiry, arrange a demo and, if you wish, prepare a proposal. The fields marked with * are needed to answer your request; without them we cannot reply.",
-          "To protect the form against abuse we process your IP address for at most one hour (submission limits), and we keep with your request, for the same retention period, a pseudonymised fingerprint (a keyed hash) of the IP and your browser's identifier (user agent).",
+          "When you fill in the contact form we use the details you give us – first name, surname, email, company and, if you add them, job title, phone, location and comments – to answer your enquiry, arrange a demo and, if you wish, prepare a proposal. The fields marked with * are needed to answer your request; without them we cannot reply.",
+          "To protect the form against abuse we process your IP address for at most one hour (submission limits). With your request, and for the same retention period, we keep your browser's identifier (user agent) and a pseudonymised fingerprint (a keyed hash) of your IP address.",
           "We make no automated decisions and build no profiles from this data.",
         ],
       },
@@ -72,7 +74,7 @@ export const legalTexts: LegalTexts = {
       {
         heading: "Recipients",
         paragraphs: [
-          "We do not pass your data on to anyone unless the law requires it. Our hosting and email providers process it on our behalf, under contracts that meet GDPR article 28, within the European Economic Area. No international transfers are planned.",
+          "We do not pass your data on to third parties unless the law requires it. Our hosting and email providers process it on our behalf, under contracts that meet GDPR article 28, within the European Economic Area. No international transfers are planned.",
         ],
       },
       {
@@ -94,30 +96,10 @@ export const legalTexts: LegalTexts = {
         paragraphs: [
           "The public pages of this site set a single first-party technical (personalisation) cookie called “locale”. It remembers the language you read the site in (Spanish or English) so that it opens in that language on your next visits, and it expires after 365 days. Because it is needed to provide the service you ask for, it does not require consent (LSSI article 22(2)).",
           "If you use the platform (/app), signing in also sets first-party technical session cookies whose names start with “vn.”: they keep you signed in and protect the second factor. They end when you sign out, after 12 hours without activity and after 7 days at most; they do not require consent either (LSSI article 22(2)).",
-          "If you pick light or dark mode, that preference is kept in your browser's local storage and is never sent to us.",
+          "If you pick light or dark mode, that preference is kept in your browser's local storage and is never sent to us. After a site update, the time of the page's last automatic reload is also kept there so that it does not reload twice; it is not sent to us either.",
           "We use no analytics, advertising or social media cookies.",
         ],
       },
     ],
-  },
-  login: {
-    lead: "The platform is for customers only. There is no open sign-up: every account is created and managed by your own company.",
-    points: [
-      {
-        title: "Accounts set up for your company",
-        text: "When the service starts we create accounts for your organisation's administrators, who then invite colleagues and organise them into groups by area or department.",
-      },
-      {
-        title: "Multi-factor authentication",
-        text: "Every sign-in asks for a second factor on top of the password, so a leaked password alone never opens your account.",
-      },
-      {
-        title: "Already a customer?",
-        text: "Sign in to the platform with your email, your password and your second factor; if you cannot get in, ask your company's administrator.",
-      },
-    ],
-    ctaTitle: "Not a customer yet?",
-    ctaText: "Tell us what you need to keep track of and we'll show you the platform with sources from your industry.",
-    cta: "Request a demo",
   },
 };

@@ -7,6 +7,8 @@ export const legalTexts = {
   lastUpdatedLabel: "Última actualización",
   lastUpdated: "1 de enero de 2025",
   onThisPage: "En esta página",
+  /** Shown after the controller when company.dpoEmail is set. */
+  dpo: "Puedes contactar con nuestro delegado de protección de datos (DPD) en {dpoEmail}.",
   identity: {
     heading: "Datos identificativos",
     legalName: "Titular",
@@ -61,7 +63,7 @@ export const legalTexts = {
         heading: "Qué datos tratamos y para qué",
         paragraphs: [
           "Cuando rellenas el formulario de contacto tratamos los datos que nos das —nombre, apellidos, correo electrónico, empresa y, si los indicas, cargo, teléfono, ubicación y comentarios— para responder a tu consulta, organizar una demo y, si te interesa, preparar una propuesta. Los campos marcados con * son necesarios para atender tu solicitud; sin ellos no podremos responderte.",
-          "Para proteger el formulario frente a envíos abusivos tratamos tu dirección IP durante como máximo una hora (límites de envíos) y guardamos con tu solicitud, durante el mismo plazo de conservación, una huella seudonimizada (hash con clave) de la IP y el identificador de tu navegador (user agent).",
+          "Para proteger el formulario frente a envíos abusivos tratamos tu dirección IP durante como máximo una hora (límites de envíos). Con tu solicitud, y durante el mismo plazo de conservación, guardamos el identificador de tu navegador (user agent) y una huella seudonimizada (hash con clave) de tu dirección IP.",
           "No tomamos decisiones automatizadas ni elaboramos perfiles con estos datos.",
         ],
       },
@@ -96,31 +98,11 @@ export const legalTexts = {
         paragraphs: [
           "Las páginas públicas de este sitio usan una única cookie propia de carácter técnico (personalización), llamada «locale». Guarda el idioma en el que ves el sitio (español o inglés) para mostrártelo en ese idioma en tus próximas visitas y caduca a los 365 días. Al ser necesaria para prestar el servicio que solicitas, no requiere consentimiento (artículo 22.2 de la LSSI).",
           "Si usas la plataforma (/app), al iniciar sesión se crean además cookies propias de sesión, de carácter técnico, cuyo nombre empieza por «vn.»: te mantienen identificado y protegen el segundo factor de autenticación. Caducan al cerrar la sesión, tras 12 horas sin actividad y, como máximo, a los 7 días; tampoco requieren consentimiento (artículo 22.2 de la LSSI).",
-          "Si eliges modo claro u oscuro, esa preferencia se guarda en el almacenamiento local de tu navegador y nunca se nos envía.",
+          "Si eliges modo claro u oscuro, esa preferencia se guarda en el almacenamiento local de tu navegador y nunca se nos envía. Tras una actualización del sitio también se guarda allí la hora de la última recarga automática de la página, para no repetirla; tampoco se nos envía.",
           "No usamos cookies de análisis, publicidad ni redes sociales.",
         ],
       },
     ],
-  },
-  login: {
-    lead: "La plataforma está reservada a los clientes. No hay registro abierto: cada acceso lo crea y lo controla tu propia empresa.",
-    points: [
-      {
-        title: "Cuentas creadas para tu empresa",
-        text: "Al empezar el servicio damos de alta a los administradores de tu organización, que a su vez invitan a sus compañeros y los organizan en grupos por área o departamento.",
-      },
-      {
-        title: "Autenticación multifactor",
-        text: "Cada acceso exige un segundo factor además de la contraseña. Así, una contraseña filtrada no basta para entrar en tu cuenta.",
-      },
-      {
-        title: "¿Ya eres cliente?",
-        text: "Entra en la plataforma con tu correo, tu contraseña y tu segundo factor; si no puedes acceder, pide ayuda al administrador de tu empresa.",
-      },
-    ],
-    ctaTitle: "¿Aún no eres cliente?",
-    ctaText: "Cuéntanos qué necesitas vigilar y te enseñamos la plataforma con fuentes de tu sector.",
-    cta: "Solicita una demo",
   },
 };
 

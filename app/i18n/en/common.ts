@@ -5,7 +5,7 @@ export const common: Messages["common"] = {
   siteName: "Vigía Normativo",
   homeTitle: "Vigía Normativo · Real-time regulatory monitoring",
   homeDescription:
-    "We watch the BOE, the Official Journal of the EU and the regulators' RSS feeds, then classify and route every regulatory change to the right teams in your company in real time.",
+    "We watch the BOE, the Official Journal of the EU and the regulators' RSS feeds you choose, then classify and route every regulatory change to the right teams in your company in real time.",
   ogLocale: "en_GB",
   ogImageAlt: "Vigía Normativo: real-time regulatory monitoring for companies",
   nav: {
@@ -13,7 +13,7 @@ export const common: Messages["common"] = {
     mainLabel: "Main navigation",
     homeLabel: "Vigía Normativo, go to the home page",
     toggleMenu: "Open or close the menu",
-    collaboration: "Collaborative management",
+    collaboration: "Team collaboration",
     architecture: "Architecture and technology",
     useCases: "Use cases",
     contact: "Contact",
@@ -25,7 +25,7 @@ export const common: Messages["common"] = {
   },
   footer: {
     about:
-      "Regulatory monitoring for companies: the BOE, the Official Journal of the EU and the regulators' feeds, classified and delivered to the people who need them.",
+      "Regulatory monitoring for companies: the BOE, the Official Journal of the EU and the regulators' RSS feeds you choose, classified and delivered to the people who need them.",
     legalHeading: "Legal",
     legalNotice: "Legal notice",
     privacy: "Privacy policy",

@@ -47,6 +47,7 @@ export const contact: Messages["contact"] = {
     after: ".",
     tableCaption: "Basic data protection information",
     controllerLabel: "Controller",
+    dpoLabel: "DPO",
     purposeLabel: "Purpose",
     purpose: "To answer your request for information or a demo and to contact you about it.",
     legalBasisLabel: "Legal basis",

@@ -3,7 +3,7 @@ export const common = {
   siteName: "Vigía Normativo",
   homeTitle: "Vigía Normativo · Vigilancia regulatoria en tiempo real",
   homeDescription:
-    "Vigilamos el BOE, el Diario Oficial de la UE y los canales RSS de los supervisores, y clasificamos y distribuimos cada novedad normativa a los equipos de tu empresa en tiempo real.",
+    "Vigilamos el BOE, el Diario Oficial de la UE y los canales RSS de los supervisores que elijas, y clasificamos y distribuimos cada novedad normativa a los equipos de tu empresa en tiempo real.",
   ogLocale: "es_ES",
   ogImageAlt: "Vigía Normativo: vigilancia regulatoria en tiempo real para empresas",
   nav: {
@@ -23,7 +23,7 @@ export const common = {
   },
   footer: {
     about:
-      "Vigilancia regulatoria para empresas: el BOE, el Diario Oficial de la UE y los canales de los supervisores, clasificados y entregados a quien los necesita.",
+      "Vigilancia regulatoria para empresas: el BOE, el Diario Oficial de la UE y los canales RSS de los supervisores que elijas, clasificados y entregados a quien los necesita.",
     legalHeading: "Información legal",
     legalNotice: "Aviso legal",
     privacy: "Política de privacidad",

@@ -45,6 +45,7 @@ export const contact = {
     after: ".",
     tableCaption: "Información básica sobre protección de datos",
     controllerLabel: "Responsable",
+    dpoLabel: "DPD",
     purposeLabel: "Finalidad",
     purpose: "Atender tu solicitud de información o de demo y ponernos en contacto contigo al respecto.",
     legalBasisLabel: "Legitimación",

@@ -8,6 +8,7 @@
 import { PgBoss } from "pg-boss";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { startBoss } from "./boss.ts";
 
 export const ALERT_QUEUES = { match: "alerts-match", digests: "alerts-digests", purge: "alerts-purge" } as const;
 const TZ = "Europe/Madrid";
@@ -37,7 +38,7 @@ export function createAlertJobs(options: {
   return {
     async start() {
       if (started) return;
-      await boss.start();
+      await startBoss(boss, log);
       started = true;
       await boss.createQueue(ALERT_QUEUES.match, {
         policy: "stately",

@@ -8,6 +8,7 @@
 import { PgBoss } from "pg-boss";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { startBoss } from "./boss.ts";
 
 export const CLASSIFY_QUEUES = { reclassify: "classify-reclassify", topics: "topics-rematch" } as const;
 
@@ -35,7 +36,7 @@ export function createClassifyJobs(options: {
   return {
     async start() {
       if (started) return;
-      await boss.start();
+      await startBoss(boss, log);
       started = true;
       await boss.createQueue(CLASSIFY_QUEUES.reclassify, { policy: "singleton", retryLimit: 3, retryBackoff: true });
       await boss.createQueue(CLASSIFY_QUEUES.topics, { policy: "stately", retryLimit: 3, retryBackoff: true });

@@ -13,6 +13,7 @@ import type { Database } from "../db/client.ts";
 import type { Classify } from "../documents/store.ts";
 import { createSourceClients, type SourceClients } from "../sources/clients.ts";
 import { type IngestLog, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
+import { startBoss } from "./boss.ts";
 
 export const QUEUES = { boe: "ingest-boe", eurlex: "ingest-eurlex", feed: "ingest-feed" } as const;
 const TZ = "Europe/Madrid";
@@ -77,7 +78,7 @@ export function createJobs(options: JobsOptions): IngestJobs {
   return {
     async start() {
       if (enabled.length === 0 || started) return;
-      await boss.start();
+      await startBoss(boss, log);
       started = true;
       for (const name of Object.values(QUEUES)) await boss.createQueue(name);
       await boss.work<{ date?: string }>(QUEUES.boe, { batchSize: 1 }, async ([job]) => {

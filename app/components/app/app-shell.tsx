@@ -80,7 +80,8 @@ export function AppShell({
             {user && alerts ? <NotificationCentre locale={locale} summary={alerts} /> : null}
             {user ? (
               <details className="app-user-menu position-relative">
-                <summary className="btn btn-outline-secondary btn-sm" aria-label={t.nav.userMenu}>
+                <summary className="btn btn-outline-secondary btn-sm">
+                  <span className="visually-hidden">{`${t.nav.userMenu}: `}</span>
                   {user.name}
                 </summary>
                 <div className="card position-absolute end-0 mt-1 shadow-sm app-user-menu-panel">

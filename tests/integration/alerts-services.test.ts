@@ -115,14 +115,19 @@ describe("alerts wired in the services", () => {
 });
 
 describe("the matching job on pg-boss", () => {
-  it("queues one job per document, runs it, and schedules digests and the purge", async () => {
+  it("keeps at most one job running and one queued per document, and schedules digests and the purge", async () => {
     const database = await openMigrated(undefined);
     const matched: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const jobs = createAlertJobs({
       database,
       log: createLogger("silent"),
       match: async (id) => {
         matched.push(id);
+        await gate;
       },
       digests: async () => 0,
       purge: async () => 0,
@@ -130,15 +135,22 @@ describe("the matching job on pg-boss", () => {
     try {
       await jobs.start();
       const id = "0b6b7c2e-7c1b-4d8e-9a55-2a3f9d0e1c11";
-      const first = await jobs.queueMatch(id);
-      const second = await jobs.queueMatch(id);
-      expect(first).toBeTypeOf("string");
-      expect(second).toBeNull();
-      await expect.poll(() => matched.length, { timeout: 15_000, interval: 200 }).toBe(1);
-      expect(matched).toEqual([id]);
+      expect(await jobs.queueMatch(id)).toBeTypeOf("string");
+      // Woken by NOTIFY, not by the next poll.
+      await expect.poll(() => matched.length, { timeout: 5_000, interval: 50 }).toBe(1);
+      // While it runs, a reclassification queues one more; further sends add nothing.
+      expect(await jobs.queueMatch(id)).toBeTypeOf("string");
+      expect(await jobs.queueMatch(id)).toBeNull();
+      expect(await jobs.queueMatch(id)).toBeNull();
+      // Another document is not held back.
+      expect(await jobs.queueMatch("1c7c8d3f-8d2c-4e9f-8b66-3b4fae1f2d22")).toBeTypeOf("string");
+      release();
+      await expect.poll(() => matched.length, { timeout: 15_000, interval: 100 }).toBe(3);
+      expect(matched.filter((m) => m === id)).toHaveLength(2);
       const schedules = await database.rows<{ name: string }>(sql`select name from pgboss.schedule order by name`);
       expect(schedules.map((s) => s.name)).toEqual(["alerts-digests", "alerts-purge"]);
     } finally {
+      release();
       await jobs.stop();
       await database.close();
     }

@@ -7,12 +7,22 @@
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAlertHub } from "../../app/.server/alerts/events.ts";
 import { unreadCount } from "../../app/.server/alerts/inbox.ts";
+import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
+import { createDeliveryWorker } from "../../app/.server/alerts/worker.ts";
 import { createAlertJobs } from "../../app/.server/jobs/alert-jobs.ts";
 import { createLogger } from "../../app/.server/logger.ts";
-import { insertStoredDocument, openMigrated, readSse, startReceiver } from "../support/alerts-fixtures.ts";
+import {
+  insertStoredDocument,
+  memoryDirectory,
+  memoryDocuments,
+  openMigrated,
+  readSse,
+  startReceiver,
+} from "../support/alerts-fixtures.ts";
 import { startServices } from "../support/contact-services.ts";
 import { inviteMember, type SignedIn, setupOwner } from "../support/platform-members.ts";
 
@@ -155,4 +165,56 @@ describe("the matching job on pg-boss", () => {
       await database.close();
     }
   }, 40_000);
+});
+
+describe("in-app deliveries in batches", () => {
+  it("writes a batch's alerts in one transaction, notifies each, and falls back row by row when one is bad", async () => {
+    const database = await openMigrated(undefined);
+    const log = createLogger("silent");
+    const users = Array.from({ length: 100 }, (_, i) => ({
+      userId: `u${i}`,
+      email: `u${i}@example.com`,
+      language: "es" as const,
+    }));
+    const directory = memoryDirectory(users, {});
+    const documents = memoryDocuments();
+    const hub = await createAlertHub(database, { log });
+    const seen: number[] = [];
+    const unsubscribe = await hub.subscribe("u57", undefined, (event) => seen.push(event.alertId));
+    try {
+      const es = profileInputSchema("es");
+      for (const user of users)
+        await createProfile(database.db, "org", es.parse({ name: "AML", userId: user.userId, areas: ["aml"] }));
+      const doc = documents.add();
+      const result = await matchDocument(database, doc.id, { loadDocument: documents.load, directory });
+      expect(result.deliveries).toBe(100);
+      // One bad row among them: its payload names no valid document id.
+      await database.rows(sql`
+        insert into deliveries (id, match_key, channel, recipient, organization_id, payload)
+        values (gen_random_uuid(), 'bad', 'inapp', 'u1', 'org', ${JSON.stringify({ userId: "u1", documentId: "not-a-uuid", profileId: "x", title: "t" })}::jsonb)`);
+      const worker = createDeliveryWorker({
+        database,
+        transport: { send: async () => {}, close: () => {} } as never,
+        mailFrom: "a@example.com",
+        siteUrl: "https://x.example",
+        settings: { batchSize: 64, retryBaseMs: 60_000 },
+        log,
+      });
+      await worker.drain();
+      const [alertCount] = await database.rows<{ n: number }>(sql`select count(*)::int as n from alerts`);
+      expect(alertCount?.n).toBe(100);
+      const states = await database.rows<{ status: string; n: number }>(
+        sql`select status, count(*)::int as n from deliveries group by status order by status`,
+      );
+      expect(states).toEqual([
+        { status: "pending", n: 1 },
+        { status: "sent", n: 100 },
+      ]);
+      await expect.poll(() => seen.length, { timeout: 5000 }).toBe(1);
+    } finally {
+      unsubscribe();
+      await hub.close();
+      await database.close();
+    }
+  }, 60_000);
 });

@@ -33,7 +33,10 @@ export function createAlertJobs(options: {
   // poll): on PostgreSQL through pg-boss's own small pool, on PGlite through its in-process listen.
   const pglite = (
     database.db as unknown as {
-      $client: { listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>> };
+      $client: {
+        listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>>;
+        exec(text: string): Promise<{ rows: unknown[] }[]>;
+      };
     }
   ).$client;
   const boss =
@@ -41,7 +44,12 @@ export function createAlertJobs(options: {
       ? new PgBoss({ connectionString: options.databaseUrl, max: 3, schema: "pgboss", useListenNotify: true })
       : new PgBoss({
           db: {
-            executeSql: (text: string, values?: unknown[]) => database.query(text, values),
+            // pg-boss needs the rows of every statement of a multi-statement query, as the pg driver
+            // gives them (its maintenance asserts it); Database.query keeps only the last one's.
+            executeSql: async (text: string, values?: unknown[]) =>
+              database.kind === "pglite" && !values?.length
+                ? { rows: (await pglite.exec(text)).flatMap((result) => result.rows) }
+                : database.query(text, values),
             ...(database.kind === "pglite"
               ? {
                   async listen(channel: string, onNotification: (payload: string) => void, onReconnect: () => void) {

@@ -122,6 +122,45 @@ describe("alerts wired in the services", () => {
     await sse.pump;
     page.abort();
   }, 30_000);
+  it("queues yesterday's digest at the user's hour (Europe/Madrid) once, and the worker mails it", async () => {
+    const hour = Number(
+      new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Madrid", hour: "2-digit", hourCycle: "h23" }).format(
+        new Date(),
+      ),
+    );
+    const profile = await createProfile(
+      app.database.db,
+      owner.member.organizationId,
+      profileInputSchema("es").parse({
+        name: "Resumen",
+        userId: owner.member.userId,
+        email: "digest",
+        digestHour: hour,
+      }),
+    );
+    const documentId = await insertStoredDocument(app.database, { title: "Resolución del día anterior" });
+    await app.database.rows(sql`
+      insert into alerts (user_id, document_id, profile_id, title, created_at)
+      values (${owner.member.userId}, ${documentId}::uuid, ${profile.id}::uuid, 'Resolución del día anterior', now() - interval '24 hours')`);
+    expect(await app.services.alerts.enqueueDigests()).toBe(1);
+    expect(await app.services.alerts.enqueueDigests()).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await app.database.rows<{ status: string }>(
+              sql`select status from deliveries where match_key like 'digest:%'`,
+            )
+          )[0]?.status,
+        { timeout: 10_000 },
+      )
+      .toBe("sent");
+    const [row] = await app.database.rows<{ recipient: string; subject: string }>(
+      sql`select recipient, payload->>'subject' as subject from deliveries where match_key like 'digest:%'`,
+    );
+    expect(row?.recipient).toBe("ana@example.com");
+    expect(row?.subject).toMatch(/^Resumen del \d{4}-\d{2}-\d{2}: 1 documento$/);
+  }, 30_000);
 });
 
 describe("the matching job on pg-boss", () => {

@@ -6,8 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import axe from "axe-core";
 import { sql } from "drizzle-orm";
-import type { Browser } from "playwright-core";
+import type { Browser, Cookie, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertStoredDocument } from "../support/alerts-fixtures.ts";
 import { launchBrowser, openPage } from "../support/browser.ts";
@@ -15,6 +16,28 @@ import { startInProcessServer } from "../support/in-process-server.ts";
 import { totpFromUri } from "../support/totp.ts";
 
 const password = "tortuga-verde-lunes-27";
+let cookies: Cookie[] = [];
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  // The CSP allows no foreign inline script: evaluate axe's source instead of adding a <script>.
+  await page.evaluate(axe.source);
+  return (await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.map(String) })),
+    }));
+  })) as AxeViolation[];
+}
 let server: Awaited<ReturnType<typeof startInProcessServer>>;
 let browser: Browser;
 
@@ -94,7 +117,7 @@ describe("alerts in the browser", () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
 
     // Without JavaScript: a second alert, listed on /app/alerts, marked read with the plain form.
-    const cookies = await page.context().cookies();
+    cookies = await page.context().cookies();
     const second = await insertStoredDocument(server.app.database, { title: "Orden sobre capitales mínimos" });
     await server.app.services.alerts.matchNow(second);
     await expect
@@ -117,4 +140,32 @@ describe("alerts in the browser", () => {
     expect(errors).toEqual([]);
     await close();
   }, 120_000);
+
+  const pages = ["/app", "/app/alerts", "/app/profiles", "/app/profiles/new", "/app/admin/deliveries"].flatMap((path) =>
+    (["light", "dark"] as const).map((colorScheme) => ({ path, colorScheme })),
+  );
+  test.each(pages)(
+    "$path in $colorScheme mode has no axe violations (notification centre open)",
+    async ({ path, colorScheme }) => {
+      expect(cookies.length).toBeGreaterThan(0);
+      const { page, errors, close } = await openPage(browser, {
+        locale: "es-ES",
+        viewport: { width: 1280, height: 900 },
+        colorScheme,
+      });
+      await page.context().addCookies(cookies);
+      await page.goto(`${server.url}${path}`);
+      expect(new URL(page.url()).pathname).toBe(path);
+      await page.getByTestId("alerts-button").click();
+      if (path === "/app/profiles/new") {
+        await page.getByLabel("Nombre del perfil").fill("Prueba");
+        await page.getByRole("button", { name: "Probar con los últimos 30 días" }).click();
+        await page.getByTestId("profile-preview").waitFor();
+      }
+      const violations = await axeViolations(page);
+      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
+    },
+  );
 });

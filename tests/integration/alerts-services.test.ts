@@ -7,12 +7,22 @@
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAlertHub } from "../../app/.server/alerts/events.ts";
 import { unreadCount } from "../../app/.server/alerts/inbox.ts";
+import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
+import { createDeliveryWorker } from "../../app/.server/alerts/worker.ts";
 import { createAlertJobs } from "../../app/.server/jobs/alert-jobs.ts";
 import { createLogger } from "../../app/.server/logger.ts";
-import { insertStoredDocument, openMigrated, readSse, startReceiver } from "../support/alerts-fixtures.ts";
+import {
+  insertStoredDocument,
+  memoryDirectory,
+  memoryDocuments,
+  openMigrated,
+  readSse,
+  startReceiver,
+} from "../support/alerts-fixtures.ts";
 import { startServices } from "../support/contact-services.ts";
 import { inviteMember, type SignedIn, setupOwner } from "../support/platform-members.ts";
 
@@ -112,17 +122,61 @@ describe("alerts wired in the services", () => {
     await sse.pump;
     page.abort();
   }, 30_000);
+  it("queues yesterday's digest at the user's hour (Europe/Madrid) once, and the worker mails it", async () => {
+    const hour = Number(
+      new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Madrid", hour: "2-digit", hourCycle: "h23" }).format(
+        new Date(),
+      ),
+    );
+    const profile = await createProfile(
+      app.database.db,
+      owner.member.organizationId,
+      profileInputSchema("es").parse({
+        name: "Resumen",
+        userId: owner.member.userId,
+        email: "digest",
+        digestHour: hour,
+      }),
+    );
+    const documentId = await insertStoredDocument(app.database, { title: "Resolución del día anterior" });
+    await app.database.rows(sql`
+      insert into alerts (user_id, document_id, profile_id, title, created_at)
+      values (${owner.member.userId}, ${documentId}::uuid, ${profile.id}::uuid, 'Resolución del día anterior', now() - interval '24 hours')`);
+    expect(await app.services.alerts.enqueueDigests()).toBe(1);
+    expect(await app.services.alerts.enqueueDigests()).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await app.database.rows<{ status: string }>(
+              sql`select status from deliveries where match_key like 'digest:%'`,
+            )
+          )[0]?.status,
+        { timeout: 10_000 },
+      )
+      .toBe("sent");
+    const [row] = await app.database.rows<{ recipient: string; subject: string }>(
+      sql`select recipient, payload->>'subject' as subject from deliveries where match_key like 'digest:%'`,
+    );
+    expect(row?.recipient).toBe("ana@example.com");
+    expect(row?.subject).toMatch(/^Resumen del \d{4}-\d{2}-\d{2}: 1 documento$/);
+  }, 30_000);
 });
 
 describe("the matching job on pg-boss", () => {
-  it("queues one job per document, runs it, and schedules digests and the purge", async () => {
+  it("keeps at most one job running and one queued per document, and schedules digests and the purge", async () => {
     const database = await openMigrated(undefined);
     const matched: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const jobs = createAlertJobs({
       database,
       log: createLogger("silent"),
       match: async (id) => {
         matched.push(id);
+        await gate;
       },
       digests: async () => 0,
       purge: async () => 0,
@@ -130,17 +184,76 @@ describe("the matching job on pg-boss", () => {
     try {
       await jobs.start();
       const id = "0b6b7c2e-7c1b-4d8e-9a55-2a3f9d0e1c11";
-      const first = await jobs.queueMatch(id);
-      const second = await jobs.queueMatch(id);
-      expect(first).toBeTypeOf("string");
-      expect(second).toBeNull();
-      await expect.poll(() => matched.length, { timeout: 15_000, interval: 200 }).toBe(1);
-      expect(matched).toEqual([id]);
+      expect(await jobs.queueMatch(id)).toBeTypeOf("string");
+      // Woken by NOTIFY, not by the next poll.
+      await expect.poll(() => matched.length, { timeout: 5_000, interval: 50 }).toBe(1);
+      // While it runs, a reclassification queues one more; further sends add nothing.
+      expect(await jobs.queueMatch(id)).toBeTypeOf("string");
+      expect(await jobs.queueMatch(id)).toBeNull();
+      expect(await jobs.queueMatch(id)).toBeNull();
+      // Another document is not held back.
+      expect(await jobs.queueMatch("1c7c8d3f-8d2c-4e9f-8b66-3b4fae1f2d22")).toBeTypeOf("string");
+      release();
+      await expect.poll(() => matched.length, { timeout: 15_000, interval: 100 }).toBe(3);
+      expect(matched.filter((m) => m === id)).toHaveLength(2);
       const schedules = await database.rows<{ name: string }>(sql`select name from pgboss.schedule order by name`);
       expect(schedules.map((s) => s.name)).toEqual(["alerts-digests", "alerts-purge"]);
     } finally {
+      release();
       await jobs.stop();
       await database.close();
     }
   }, 40_000);
+});
+
+describe("in-app deliveries in batches", () => {
+  it("writes a batch's alerts in one transaction, notifies each, and falls back row by row when one is bad", async () => {
+    const database = await openMigrated(undefined);
+    const log = createLogger("silent");
+    const users = Array.from({ length: 100 }, (_, i) => ({
+      userId: `u${i}`,
+      email: `u${i}@example.com`,
+      language: "es" as const,
+    }));
+    const directory = memoryDirectory(users, {});
+    const documents = memoryDocuments();
+    const hub = await createAlertHub(database, { log });
+    const seen: number[] = [];
+    const unsubscribe = await hub.subscribe("u57", undefined, (event) => seen.push(event.alertId));
+    try {
+      const es = profileInputSchema("es");
+      for (const user of users)
+        await createProfile(database.db, "org", es.parse({ name: "AML", userId: user.userId, areas: ["aml"] }));
+      const doc = documents.add();
+      const result = await matchDocument(database, doc.id, { loadDocument: documents.load, directory });
+      expect(result.deliveries).toBe(100);
+      // One bad row among them: its payload names no valid document id.
+      await database.rows(sql`
+        insert into deliveries (id, match_key, channel, recipient, organization_id, payload)
+        values (gen_random_uuid(), 'bad', 'inapp', 'u1', 'org', ${JSON.stringify({ userId: "u1", documentId: "not-a-uuid", profileId: "x", title: "t" })}::jsonb)`);
+      const worker = createDeliveryWorker({
+        database,
+        transport: { send: async () => {}, close: () => {} } as never,
+        mailFrom: "a@example.com",
+        siteUrl: "https://x.example",
+        settings: { batchSize: 64, retryBaseMs: 60_000 },
+        log,
+      });
+      await worker.drain();
+      const [alertCount] = await database.rows<{ n: number }>(sql`select count(*)::int as n from alerts`);
+      expect(alertCount?.n).toBe(100);
+      const states = await database.rows<{ status: string; n: number }>(
+        sql`select status, count(*)::int as n from deliveries group by status order by status`,
+      );
+      expect(states).toEqual([
+        { status: "pending", n: 1 },
+        { status: "sent", n: 100 },
+      ]);
+      await expect.poll(() => seen.length, { timeout: 5000 }).toBe(1);
+    } finally {
+      unsubscribe();
+      await hub.close();
+      await database.close();
+    }
+  }, 60_000);
 });

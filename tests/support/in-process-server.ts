@@ -12,11 +12,19 @@ import type * as AppModule from "../../app/.server/app.ts";
 import { createSiteServer } from "../../server/site-server.ts";
 import { projectRoot } from "./server.ts";
 
-export async function startInProcessServer(env: Record<string, string> = {}) {
+export async function startInProcessServer(
+  env: Record<string, string> = {},
+  options: {
+    /** PGlite in DATA_DIR instead of memory: the services then run their jobs as in production. */
+    inMemory?: boolean;
+    /** Reuse the owner's data directory (a second instance on the same PostgreSQL). */
+    dataDir?: string;
+  } = {},
+) {
   const appModule = (await import(
     pathToFileURL(path.join(projectRoot, "build/server/index.js")).href
   )) as typeof AppModule;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "alerts-http-"));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "alerts-http-"));
   const log = appModule.createLogger("silent");
   // The port is only known after listen(): SITE_URL names the loopback origin the tests use.
   const port = 30_000 + Math.floor(Math.random() * 20_000);
@@ -31,7 +39,10 @@ export async function startInProcessServer(env: Record<string, string> = {}) {
     INGEST_SOURCES: "none",
     ...env,
   });
-  const app = await appModule.createApp(config, log, { rootDir: projectRoot, inMemory: true });
+  const app = await appModule.createApp(config, log, {
+    rootDir: projectRoot,
+    ...(options.inMemory === false ? {} : { inMemory: true }),
+  });
   await app.start();
   let shuttingDown = false;
   const server = createSiteServer({
@@ -61,7 +72,7 @@ export async function startInProcessServer(env: Record<string, string> = {}) {
       await closed;
       clearTimeout(timer);
       await app.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -80,6 +80,7 @@ export function createAlertsService(deps: {
   const jobs = deps.jobs
     ? createAlertJobs({
         database,
+        databaseUrl: config.databaseUrl,
         log,
         match: matchNow,
         digests: () => enqueueDigests(),

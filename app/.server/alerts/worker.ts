@@ -176,6 +176,41 @@ export function createDeliveryWorker(deps: {
       .where(eq(deliveries.id, row.id));
   }
 
+  /**
+   * A claimed batch's in-app rows in one transaction: their alerts in one insert, one NOTIFY per new
+   * alert, the rows marked sent (one transaction per row made a 10,000-profile fan-out take minutes).
+   * Any failure falls back to the rows one by one, each with its own retry.
+   */
+  async function processInApp(rows: Claimed[]): Promise<void> {
+    try {
+      await database.db.transaction(async (tx) => {
+        const json = JSON.stringify(
+          rows.map((row) => {
+            const p = row.payload as InAppPayload;
+            return { u: p.userId, d: p.documentId, p: p.profileId, t: p.title };
+          }),
+        );
+        const inserted = (await tx.execute(sql`
+          insert into alerts (user_id, document_id, profile_id, title)
+          select r->>'u', (r->>'d')::uuid, (r->>'p')::uuid, r->>'t' from jsonb_array_elements(${json}::jsonb) r
+          on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
+        if (inserted.rows.length) {
+          const ids = JSON.stringify(inserted.rows.map((row) => String(row.id)));
+          await tx.execute(
+            sql`select pg_notify(${alertsChannel}, id) from jsonb_array_elements_text(${ids}::jsonb) id`,
+          );
+        }
+        const done = JSON.stringify(rows.map((row) => row.id));
+        await tx.execute(sql`
+          update deliveries set status = 'sent', sent_at = now(), lease_until = null, last_error = null
+          where id in (select (value)::uuid from jsonb_array_elements_text(${done}::jsonb))`);
+      });
+    } catch (error) {
+      log.warn({ err: error, rows: rows.length }, "in-app batch failed; delivering one by one");
+      await Promise.all(rows.map((row) => process(row)));
+    }
+  }
+
   async function process(row: Claimed): Promise<void> {
     try {
       await send(row);
@@ -210,7 +245,11 @@ export function createDeliveryWorker(deps: {
     while (!stopping) {
       const rows = await claim();
       if (rows.length === 0) break;
-      const results = await Promise.allSettled(rows.map((row) => process(row)));
+      const inApp = rows.filter((row) => row.channel === "inapp");
+      const results = await Promise.allSettled([
+        ...rows.filter((row) => row.channel !== "inapp").map((row) => process(row)),
+        ...(inApp.length > 1 ? [processInApp(inApp)] : inApp.map((row) => process(row))),
+      ]);
       const failed = results.find((result) => result.status === "rejected");
       if (failed) throw failed.reason;
       handled += rows.length;

@@ -77,30 +77,33 @@ export function AppShell({
             </button>
           </Form>
           <ColorModeToggle lang={locale} />
-          {user && alerts ? <NotificationCentre locale={locale} summary={alerts} /> : null}
-          {user ? (
-            <details className="app-user-menu position-relative">
-              <summary className="btn btn-outline-secondary btn-sm" aria-label={t.nav.userMenu}>
-                {user.name}
-              </summary>
-              <div className="card position-absolute end-0 mt-1 shadow-sm app-user-menu-panel">
-                <div className="card-body py-2">
-                  <p className="small mb-1 text-body-secondary">{user.email}</p>
-                  <p className="small mb-2 text-body-secondary">
-                    {user.organizationName} · {t.roles[user.role]}
-                  </p>
-                  <a className="d-block mb-2" href="/app/account">
-                    {t.nav.account}
-                  </a>
-                  <Form method="post" action="/app/logout">
-                    <button type="submit" className="btn btn-sm btn-outline-danger w-100">
-                      {t.nav.signOut}
-                    </button>
-                  </Form>
+          <div className="d-flex align-items-center gap-2 ms-auto">
+            {user && alerts ? <NotificationCentre locale={locale} summary={alerts} /> : null}
+            {user ? (
+              <details className="app-user-menu position-relative">
+                <summary className="btn btn-outline-secondary btn-sm">
+                  <span className="visually-hidden">{`${t.nav.userMenu}: `}</span>
+                  {user.name}
+                </summary>
+                <div className="card position-absolute end-0 mt-1 shadow-sm app-user-menu-panel">
+                  <div className="card-body py-2">
+                    <p className="small mb-1 text-body-secondary">{user.email}</p>
+                    <p className="small mb-2 text-body-secondary">
+                      {user.organizationName} · {t.roles[user.role]}
+                    </p>
+                    <a className="d-block mb-2" href="/app/account">
+                      {t.nav.account}
+                    </a>
+                    <Form method="post" action="/app/logout">
+                      <button type="submit" className="btn btn-sm btn-outline-danger w-100">
+                        {t.nav.signOut}
+                      </button>
+                    </Form>
+                  </div>
                 </div>
-              </div>
-            </details>
-          ) : null}
+              </details>
+            ) : null}
+          </div>
         </nav>
       </header>
       <main id="app-main" className="container-xl py-4 flex-grow-1">

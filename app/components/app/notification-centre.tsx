@@ -35,11 +35,16 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
   const startAfter = useRef(summary.latestId);
 
   // Fresh loader data (navigation, mark read) replaces what the stream added.
-  useEffect(() => setState(summary), [summary]);
+  useEffect(() => {
+    setState(summary);
+    startAfter.current = Math.max(startAfter.current, summary.latestId);
+  }, [summary]);
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
-    const source = new EventSource(`/app/events?lastEventId=${startAfter.current}`);
+    let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
     const onAlert = (message: MessageEvent<string>) => {
       let event: { alertId: number; documentId: string; title: string; profileId: string };
       try {
@@ -47,6 +52,8 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
       } catch {
         return;
       }
+      failures = 0;
+      startAfter.current = Math.max(startAfter.current, event.alertId);
       setState((current) => {
         if (current.recent.some((alert) => alert.alertId === event.alertId) || event.alertId <= current.latestId)
           return current;
@@ -66,10 +73,24 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
       });
       setAnnouncement(fill(t.centre.announce, { title: event.title }));
     };
-    source.addEventListener("alert", onAlert as EventListener);
+    const connect = () => {
+      source = new EventSource(`/app/events?lastEventId=${startAfter.current}`);
+      source.addEventListener("alert", onAlert as EventListener);
+      source.addEventListener("open", () => {
+        failures = 0;
+      });
+      // EventSource retries lost connections by itself, but gives up on an error status (a
+      // 503 from an instance that is shutting down): start again later, backing off to a minute.
+      source.addEventListener("error", () => {
+        if (source?.readyState !== EventSource.CLOSED) return;
+        failures++;
+        retry = setTimeout(connect, Math.min(60_000, 2_000 * 2 ** failures) * (0.5 + Math.random() / 2));
+      });
+    };
+    connect();
     return () => {
-      source.removeEventListener("alert", onAlert as EventListener);
-      source.close();
+      clearTimeout(retry);
+      source?.close();
     };
   }, [t]);
 

@@ -48,7 +48,6 @@ export const alerts: AlertsMessages = {
     mute: "Mute",
     unmute: "Unmute",
     delete: "Delete",
-    confirmDelete: "Delete the profile “{name}”",
     deleted: "Profile deleted.",
     mutedDone: "Profile muted: you will get no alerts from it until you unmute it.",
     unmutedDone: "Profile unmuted.",

@@ -46,7 +46,6 @@ export const alerts = {
     mute: "Silenciar",
     unmute: "Reactivar",
     delete: "Eliminar",
-    confirmDelete: "Eliminar el perfil «{name}»",
     deleted: "Perfil eliminado.",
     mutedDone: "Perfil silenciado: no recibirás sus alertas hasta que lo reactives.",
     unmutedDone: "Perfil reactivado.",

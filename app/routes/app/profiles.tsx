@@ -130,7 +130,7 @@ function ProfileCard({ item, locale }: { item: Item; locale: Locale }) {
           <button
             type="submit"
             className="btn btn-sm btn-outline-danger"
-            aria-label={fill(t.profiles.confirmDelete, { name: item.name })}
+            aria-label={`${t.profiles.delete}: ${item.name}`}
           >
             {t.profiles.delete}
           </button>

@@ -8,7 +8,7 @@
 import { PgBoss } from "pg-boss";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { startBoss } from "./boss.ts";
+import { bossDb, startBoss } from "./boss.ts";
 
 export const CLASSIFY_QUEUES = { reclassify: "classify-reclassify", topics: "topics-rematch" } as const;
 
@@ -27,7 +27,7 @@ export function createClassifyJobs(options: {
 }): ClassifyJobs {
   const { database, log } = options;
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => database.query(text, values) },
+    db: bossDb(database),
     backend: database.kind === "pglite" ? "pglite" : "postgres",
     schema: "pgboss",
   });

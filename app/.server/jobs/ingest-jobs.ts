@@ -13,7 +13,7 @@ import type { Database } from "../db/client.ts";
 import type { Classify } from "../documents/store.ts";
 import { createSourceClients, type SourceClients } from "../sources/clients.ts";
 import { type IngestLog, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
-import { startBoss } from "./boss.ts";
+import { bossDb, startBoss } from "./boss.ts";
 
 export const QUEUES = { boe: "ingest-boe", eurlex: "ingest-eurlex", feed: "ingest-feed" } as const;
 const TZ = "Europe/Madrid";
@@ -64,7 +64,7 @@ export function createJobs(options: JobsOptions): IngestJobs {
     freshSeconds,
   });
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => database.query(text, values) },
+    db: bossDb(database),
     backend: database.kind === "pglite" ? "pglite" : "postgres",
     schema: "pgboss",
   });

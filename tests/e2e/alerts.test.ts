@@ -61,8 +61,8 @@ describe("alerts in the browser", () => {
     const setupUrl = readFileSync(path.join(server.dataDir, "setup-url.txt"), "utf8").trim();
     await page.goto(setupUrl);
     await page.getByLabel("Nombre de la organización").fill("Org Alertas");
-    await page.getByLabel("Su nombre").fill("Ana");
-    await page.getByLabel("Su correo electrónico").fill("ana@example.com");
+    await page.getByLabel("Tu nombre").fill("Ana");
+    await page.getByLabel("Tu correo electrónico").fill("ana@example.com");
     await page.getByLabel("Contraseña (mínimo 12 caracteres)").fill(password);
     await page.getByRole("button", { name: "Crear organización" }).click();
     await page.waitForURL(/\/app\/mfa$/);

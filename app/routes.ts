@@ -18,7 +18,11 @@ export default [
   ...prefix("api/v1", [
     route("audit", "routes/api/audit.ts"),
     route("audit/verify", "routes/api/audit-verify.ts"),
+    route("documents", "routes/api/documents.ts"),
+    route("documents/:id", "routes/api/document.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
+    route("sources", "routes/api/sources.ts"),
+    route("sources/:id/run", "routes/api/source-run.ts"),
     route("taxonomy", "routes/api/taxonomy.ts"),
     route("webhooks", "routes/api/webhooks.ts"),
     route("webhooks/:id", "routes/api/webhook.ts"),

@@ -4,6 +4,7 @@ import type { ApiServices } from "./api/service.ts";
 import type { AuthService } from "./auth/service.ts";
 import type { Config } from "./config.ts";
 import type { ContactService } from "./contact/service.ts";
+import type { IngestJobs } from "./jobs/ingest-jobs.ts";
 import type { Logger } from "./logger.ts";
 
 export interface AppServices {
@@ -15,6 +16,8 @@ export interface AppServices {
   auth: AuthService;
   /** REST API (issue 10): database and per-token rate limiter for app/routes/api/. */
   api: ApiServices;
+  /** Ingestion jobs' "run now" (POST /api/v1/sources/{id}/run, the Sources page); undefined in tests and in-memory runs. */
+  ingestJobs?: IngestJobs | undefined;
 }
 
 export interface RequestInfo {

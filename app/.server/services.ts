@@ -86,6 +86,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       return api;
     },
     auth,
+    ingestJobs,
   };
 
   let readyAt = 0;

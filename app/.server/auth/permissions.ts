@@ -18,7 +18,10 @@ export type Action =
   | "groups.manage"
   | "tokens.manage"
   | "audit.view"
-  | "audit.export";
+  | "audit.export"
+  | "documents.read"
+  | "documents.readers"
+  | "sources.manage";
 
 export interface MemberInfo {
   userId: string;
@@ -48,6 +51,8 @@ const adminActions: ReadonlySet<Action> = new Set([
   "tokens.manage",
   "audit.view",
   "audit.export",
+  "documents.readers",
+  "sources.manage",
 ]);
 
 export function isRole(value: unknown): value is Role {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { englishAreasMatching, exclusions, safeSnippet } from "./search.ts";
 
 describe("search helpers", () => {
-  it("finds the -word and -\"phrase\" exclusions of a query, not hyphenated words", () => {
+  it('finds the -word and -"phrase" exclusions of a query, not hyphenated words', () => {
     expect(exclusions('datos -digitales "derechos humanos" -"orden ministerial" anti-blanqueo')).toEqual([
       "digitales",
       "orden ministerial",

@@ -43,6 +43,7 @@ export default [
         index("routes/app/home.tsx", { id: "app-home" }),
         route("account", "routes/app/account.tsx", { id: "app-account" }),
         route("documents/:id", "routes/app/document.tsx", { id: "app-document" }),
+        route("search", "routes/app/search.tsx", { id: "app-search" }),
         route("admin/members", "routes/app/admin-members.tsx", { id: "app-admin-members" }),
         route("admin/groups", "routes/app/admin-groups.tsx", { id: "app-admin-groups" }),
         route("admin/tokens", "routes/app/admin-tokens.tsx", { id: "app-admin-tokens" }),

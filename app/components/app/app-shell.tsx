@@ -18,6 +18,7 @@ export function AppShell({ locale, user, children }: { locale: Locale; user: She
   const links = user
     ? [
         { to: "/app", label: t.nav.home, end: true },
+        { to: "/app/search", label: t.nav.search, end: false },
         ...(admin
           ? [
               { to: "/app/admin/members", label: t.nav.members, end: false },

@@ -1,3 +1,4 @@
+import { Fragment, type JSX } from "react";
 import type { Locale } from "../../../i18n/locales";
 import { relevanceIds } from "../../../lib/taxonomy";
 import { appMessages, fill } from "../messages";
@@ -59,6 +60,8 @@ export function SearchFilters({
   errors = {},
   idPrefix,
   withSort = false,
+  fields = ["source", "area", "jurisdiction", "kind", "relevance", "from", "to"],
+  wrap,
 }: {
   locale: Locale;
   values: FilterValues;
@@ -66,6 +69,10 @@ export function SearchFilters({
   errors?: Record<string, string[]>;
   idPrefix: string;
   withSort?: boolean;
+  /** Which filters to show, in this order. */
+  fields?: readonly ("source" | "area" | "jurisdiction" | "kind" | "relevance" | "from" | "to")[];
+  /** "col": each field in a grid column (the caller's .row). */
+  wrap?: "col" | undefined;
 }) {
   const t = appMessages(locale).docs;
   const s = t.search;
@@ -95,8 +102,8 @@ export function SearchFilters({
       </div>
     );
   };
-  return (
-    <>
+  const elements: Record<(typeof fields)[number], JSX.Element> = {
+    source: (
       <FilterSelect
         id={`${idPrefix}-source`}
         name="source"
@@ -107,6 +114,8 @@ export function SearchFilters({
         counts={counts?.source}
         errors={errors.source}
       />
+    ),
+    area: (
       <FilterSelect
         id={`${idPrefix}-area`}
         name="area"
@@ -117,6 +126,8 @@ export function SearchFilters({
         counts={counts?.area}
         errors={errors.area}
       />
+    ),
+    jurisdiction: (
       <FilterSelect
         id={`${idPrefix}-jurisdiction`}
         name="jurisdiction"
@@ -127,6 +138,8 @@ export function SearchFilters({
         counts={counts?.jurisdiction}
         errors={errors.jurisdiction}
       />
+    ),
+    kind: (
       <FilterSelect
         id={`${idPrefix}-kind`}
         name="kind"
@@ -137,6 +150,8 @@ export function SearchFilters({
         counts={counts?.kind}
         errors={errors.kind}
       />
+    ),
+    relevance: (
       <FilterSelect
         id={`${idPrefix}-relevance`}
         name="relevance"
@@ -147,8 +162,21 @@ export function SearchFilters({
         counts={counts?.relevance}
         errors={errors.relevance}
       />
-      {date("from", s.from)}
-      {date("to", s.to)}
+    ),
+    from: date("from", s.from),
+    to: date("to", s.to),
+  };
+  return (
+    <>
+      {fields.map((name) =>
+        wrap === "col" ? (
+          <div className="col" key={name}>
+            {elements[name]}
+          </div>
+        ) : (
+          <Fragment key={name}>{elements[name]}</Fragment>
+        ),
+      )}
       {withSort ? (
         <div className="mb-3">
           <label htmlFor={`${idPrefix}-sort`} className="form-label">

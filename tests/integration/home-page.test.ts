@@ -34,7 +34,7 @@ describe("home page loader", () => {
       context: pageContext(database, member),
     } as unknown as Parameters<typeof homeRoute.loader>[0])) as unknown;
     if (result && typeof result === "object" && "type" in result && result.type === "DataWithResponseInit") {
-      const wrapped = result as { data: HomeData; init: { headers: Record<string, string> } };
+      const wrapped = result as unknown as { data: HomeData; init: { headers: Record<string, string> } };
       return { data: wrapped.data, setCookie: wrapped.init.headers["set-cookie"] ?? null };
     }
     return { data: result as HomeData, setCookie: null };

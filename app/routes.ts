@@ -48,6 +48,7 @@ export default [
         route("admin/groups", "routes/app/admin-groups.tsx", { id: "app-admin-groups" }),
         route("admin/tokens", "routes/app/admin-tokens.tsx", { id: "app-admin-tokens" }),
         route("admin/audit", "routes/app/admin-audit.tsx", { id: "app-admin-audit" }),
+        route("admin/sources", "routes/app/admin-sources.tsx", { id: "app-admin-sources" }),
         route("admin/audit/export", "routes/app/admin-audit-export.ts", { id: "app-admin-audit-export" }),
       ]),
       route("*", "routes/app/not-found.tsx", { id: "app-not-found" }),

@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { webhookUrlAllowed } from "../alerts/webhooks.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
@@ -79,17 +80,20 @@ export async function isOwnSource(db: Db, organizationId: string, id: string): P
 
 const feedText = {
   es: {
-    url: "Escribe la dirección completa del feed, que empiece por https:// o http://.",
+    url: "Escribe la dirección pública completa del feed, que empiece por https:// o http://.",
     name: "Escribe un nombre de 1 a 120 caracteres.",
   },
   en: {
-    url: "Enter the feed's full address, starting with https:// or http://.",
+    url: "Enter the feed's full public address, starting with https:// or http://.",
     name: "Enter a name of 1 to 120 characters.",
   },
 } as const;
 
-/** The add-feed form: one schema for the page's form and its action. */
-export function feedInputSchema(locale: "es" | "en") {
+/**
+ * The add-feed form: one schema for the page's form and its action. The server fetches the URL,
+ * so loopback and private addresses are refused as for webhooks (allowPrivate: tests only).
+ */
+export function feedInputSchema(locale: "es" | "en", options: { allowPrivate?: boolean } = {}) {
   const t = feedText[locale];
   return z.object({
     name: z.string({ error: t.name }).trim().min(1, t.name).max(120, t.name),
@@ -97,14 +101,7 @@ export function feedInputSchema(locale: "es" | "en") {
       .string({ error: t.url })
       .trim()
       .max(2000, t.url)
-      .refine((value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.length > 0 && !url.username;
-        } catch {
-          return false;
-        }
-      }, t.url),
+      .refine((value) => webhookUrlAllowed(value, options.allowPrivate ?? false), t.url),
   });
 }
 

@@ -25,6 +25,7 @@ export function AppShell({ locale, user, children }: { locale: Locale; user: She
               { to: "/app/admin/groups", label: t.nav.groups, end: false },
               { to: "/app/admin/tokens", label: t.nav.tokens, end: false },
               { to: "/app/admin/audit", label: t.nav.audit, end: false },
+              { to: "/app/admin/sources", label: t.nav.sources, end: false },
             ]
           : []),
       ]

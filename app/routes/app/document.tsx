@@ -113,7 +113,7 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
         </a>
         <span className="text-body-secondary"> · {doc.sourceId}</span>
       </p>
-      <div className="row g-4">
+      <div className="row g-3">
         <div className="col-lg-8 order-2 order-lg-1">
           <section aria-labelledby="doc-text-heading" className="mb-4">
             <h2 id="doc-text-heading" className="h5">

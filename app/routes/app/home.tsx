@@ -54,7 +54,7 @@ export default function AppHome({ loaderData }: Route.ComponentProps) {
     <>
       <h1 className="h3">{fill(app.home.welcome, { name: loaderData.name })}</h1>
       <p className="text-body-secondary">{fill(app.home.lead, { organization: loaderData.organization })}</p>
-      <div className="row g-4 mt-1">
+      <div className="row g-3 mt-1">
         <section className="col-lg-8" aria-labelledby="home-documents">
           <div className="card h-100">
             <div className="card-body">

@@ -96,7 +96,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               {t.qHint}
             </p>
           </div>
-          <div className="row g-4">
+          <div className="row g-3">
             <div className="col-lg-3">
               <fieldset>
                 <legend className="h6">{t.filters}</legend>

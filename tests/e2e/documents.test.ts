@@ -60,6 +60,15 @@ async function axeViolations(page: Page) {
 }
 
 describe("documents in the browser", () => {
+  test("the pages need a session: anonymous visitors are sent to sign in, never cached", async () => {
+    for (const pathname of ["/app/search?q=ley", `/app/documents/${lopdId}`, "/app/admin/sources"]) {
+      const response = await fetch(`${server.url}${pathname}`, { redirect: "manual" });
+      expect(response.status, pathname).toBe(302);
+      expect(response.headers.get("location"), pathname).toBe(`/app/login?next=${encodeURIComponent(pathname)}`);
+      expect(response.headers.get("cache-control"), pathname).toMatch(/no-store/);
+    }
+  });
+
   test("setup → home with the latest documents → search → open a result → text, provenance, audit, readers", async () => {
     const { page, errors, close } = await openPage(browser, {
       locale: "es-ES",

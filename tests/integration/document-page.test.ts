@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, useLoaderData } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unreadCount } from "../../app/.server/alerts/inbox.ts";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
@@ -14,6 +15,7 @@ import type { Database } from "../../app/.server/db/client.ts";
 import { alerts } from "../../app/.server/db/schema/alerts.ts";
 import { user } from "../../app/.server/db/schema/auth.ts";
 import { documentReads } from "../../app/.server/db/schema/collab.ts";
+import { DocumentText } from "../../app/components/app/documents/document-text.tsx";
 import * as documentRoute from "../../app/routes/app/document.tsx";
 import { ingestRecorded } from "../support/documents-fixtures.ts";
 import { memberInfo, pageContext, pageRequest, settle } from "../support/page-harness.ts";
@@ -148,17 +150,41 @@ describe("document page loader", () => {
         ],
       },
     };
+    // The text alone, and the whole page through a static data router (Form needs one).
+    const text = renderToStaticMarkup(
+      createElement(DocumentText, { paragraphs: hostile.document.paragraphs, lang: "en" }),
+    );
+    expect(text).toContain('<h3 id="p-0" data-n="1" class="h6 mt-4 fw-semibold">Article 1</h3>');
+    expect(text).toContain(
+      '<p id="p-1" data-n="2">Text &lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=&quot;x()&quot;&gt;</p>',
+    );
+    const Page = documentRoute.default as unknown as (
+      props: Record<string, unknown>,
+    ) => ReturnType<typeof createElement>;
+    const handler = createStaticHandler([
+      {
+        id: "doc",
+        path: "/app/documents/:id",
+        loader: () => hostile,
+        Component: () =>
+          createElement(Page, { loaderData: useLoaderData(), actionData: undefined, params: {}, matches: [] }),
+      },
+    ]);
+    const context = await handler.query(new Request(`http://127.0.0.1/app/documents/${data.document.id}`));
+    if (context instanceof Response) throw new Error("unexpected response");
     const html = renderToStaticMarkup(
-      createElement(documentRoute.default as never, { loaderData: hostile, params: {}, matches: [] } as never),
+      createElement(StaticRouterProvider, {
+        router: createStaticRouter(handler.dataRoutes, context),
+        context,
+        hydrate: false,
+      }),
     );
-    expect(html).toContain('<h3 id="p-0" class="h6 mt-4 fw-semibold">Article 1</h3>');
-    expect(html).toContain(
-      '<p id="p-1">Text &lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=&quot;x()&quot;&gt;</p>',
-    );
-    expect(html).not.toContain("<script>");
+    expect(html).toContain(text);
+    expect(html).not.toContain("<script>alert");
     expect(html).toContain("Decisión 2011/833/UE");
     expect(html).toContain("(Puntuación 0,80)");
     expect(html).toContain("Ver en la fuente oficial");
+    expect(html).toMatch(/<label for="note-new-body" class="form-label">Texto de la nota<\/label>/);
   });
 
   it("sends a visitor without a member to sign in", async () => {

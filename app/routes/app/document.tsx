@@ -1,8 +1,12 @@
 import { data } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
+import { type CollabOutcome, collabAction, collabView } from "../../.server/documents/collab-page";
 import { openDocument } from "../../.server/documents/page";
+import { getDocument } from "../../.server/documents/search";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
+import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
+import { DocumentText } from "../../components/app/documents/document-text";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/document";
@@ -12,13 +16,17 @@ export const handle = { layout: "bare" };
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = requireMember(context, "documents.read");
   const meta = requestMeta(request, context);
-  const opened = await openDocument(context.get(servicesContext).api.database, member, params.id, {
+  const database = context.get(servicesContext).api.database;
+  const opened = await openDocument(database, member, params.id, {
     ip: meta.ip,
     userAgent: meta.userAgent,
   });
   if (!opened) throw data("Not found", { status: 404 });
   const { document, reasons, readers } = opened;
+  const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
   return {
+    collab: await collabView(database, member, document.id),
+    annotate: Number.isInteger(paragraphParam) && paragraphParam >= 1 ? paragraphParam : null,
     locale: appLocale(context),
     document: {
       id: document.id,
@@ -60,38 +68,34 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-type Loaded = Route.ComponentProps["loaderData"];
-
-/** The text from the parser's structured paragraphs, as React elements (never the source's HTML). */
-function DocumentText({ paragraphs, lang }: { paragraphs: Loaded["document"]["paragraphs"]; lang: string }) {
-  return (
-    <div className="doc-text" lang={lang}>
-      {paragraphs.map((paragraph, index) => {
-        const id = `p-${index}`;
-        if (paragraph.kind === "heading")
-          return (
-            <h3 key={id} id={id} className="h6 mt-4 fw-semibold">
-              {paragraph.text}
-            </h3>
-          );
-        if (paragraph.kind === "table")
-          return (
-            <div key={id} id={id} className="doc-table small">
-              {paragraph.text}
-            </div>
-          );
-        return (
-          <p key={id} id={id}>
-            {paragraph.text}
-          </p>
-        );
-      })}
-    </div>
+/** Notes (create, edit, delete: the author's) and shares (email, a group's chat), audited; forms that work without JavaScript. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const member = requireMember(context, "documents.read");
+  const services = context.get(servicesContext);
+  const database = services.api.database;
+  const document = await getDocument(database, params.id, member.organizationId);
+  if (!document) throw data("Not found", { status: 404 });
+  const meta = requestMeta(request, context);
+  const outcome = await collabAction(
+    {
+      database,
+      member,
+      locale: appLocale(context),
+      documentId: document.id,
+      paragraphCount: document.paragraphs.length,
+      origin: { ip: meta.ip, userAgent: meta.userAgent },
+      mailFrom: services.config?.mailFrom ?? "web@example.com",
+      siteUrl: services.config?.siteUrl ?? new URL(request.url).origin,
+    },
+    await request.formData(),
   );
+  if (!outcome) return data<CollabOutcome>({ failure: "not_found", status: 404 }, { status: 400 });
+  return data(outcome, { status: "status" in outcome ? outcome.status : 200 });
 }
 
-export default function DocumentPage({ loaderData }: Route.ComponentProps) {
-  const { locale, document: doc, reasons, readers } = loaderData;
+export default function DocumentPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale, document: doc, reasons, readers, collab, annotate } = loaderData;
+  const result = actionData as CollabResult | undefined;
   const app = appMessages(locale);
   const t = app.docs.document;
   const reuse =
@@ -125,6 +129,7 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
               <p className="text-body-secondary">{t.noText}</p>
             )}
           </section>
+          <DocumentNotes locale={locale} collab={collab} result={result} annotate={annotate} />
           <section aria-labelledby="doc-provenance" className="mb-4">
             <h2 id="doc-provenance" className="h5">
               {t.provenance}
@@ -300,6 +305,7 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
               </ul>
             </div>
           </section>
+          <DocumentShare locale={locale} collab={collab} result={result} />
           {readers ? (
             <section aria-labelledby="doc-readers" className="card mb-3">
               <div className="card-body">

@@ -126,6 +126,16 @@ describe("documents in the browser", () => {
     // The owner sees who opened it: herself.
     expect(await page.getByTestId("readers").textContent()).toContain("ana@example.com");
 
+    // A note anchored to the first paragraph, in Markdown.
+    await page.getByLabel("Texto de la nota").first().fill("Revisar el **artículo 1** con el equipo");
+    await page.getByLabel("Quién la ve").first().selectOption("organization");
+    await page.getByLabel("Párrafo del texto (opcional)").first().fill("1");
+    await page.getByRole("button", { name: "Guardar la nota" }).click();
+    await page.getByText("Nota guardada.").waitFor();
+    const note = page.getByTestId("note").first();
+    expect(await note.locator("strong").textContent()).toBe("artículo 1");
+    expect(await note.getByRole("link", { name: "Sobre el párrafo 1" }).getAttribute("href")).toBe("#p-0");
+
     // The audit trail holds the read, for this document, by Ana.
     const exported = await page.request.get(`${server.url}/app/admin/audit/export?format=json&action=document.read`);
     expect(exported.status()).toBe(200);
@@ -156,6 +166,11 @@ describe("documents in the browser", () => {
     await links.first().click();
     await page.waitForURL(/\/app\/documents\//);
     expect(await page.locator(".doc-text p").count()).toBeGreaterThan(20);
+    // A note without JavaScript: a plain POST, the page answers with the note and its notice.
+    await page.getByLabel("Texto de la nota").first().fill("Nota sin JavaScript");
+    await page.getByRole("button", { name: "Guardar la nota" }).click();
+    await page.getByText("Nota guardada.").waitFor();
+    expect(await page.getByTestId("note").first().textContent()).toContain("Nota sin JavaScript");
     await context.close();
   }, 60_000);
 

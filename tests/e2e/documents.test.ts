@@ -6,7 +6,7 @@
  * form works without JavaScript; the pages have no axe violations at 390 px in dark mode and
  * at 1280 px in light mode.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import axe from "axe-core";
@@ -195,6 +195,13 @@ describe("documents in the browser", () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         const violations = await axeViolations(page);
         expect(violations, `${target}: ${JSON.stringify(violations)}`).toEqual([]);
+        // SCREENSHOTS=1: look at what was built (screenshots/app/docs-*.png).
+        if (process.env.SCREENSHOTS) {
+          const dir = path.resolve(import.meta.dirname, "../../screenshots/app");
+          mkdirSync(dir, { recursive: true });
+          const name = target.replace(/^\/app\/?/, "").split(/[/?]/)[0] || "home";
+          await page.screenshot({ path: path.join(dir, `docs-${name}-${width}-${colorScheme}.png`) });
+        }
       }
       await context.close();
     },

@@ -147,6 +147,7 @@ export const docs: DocsMessages = {
     sortDate: "Date (newest first)",
     any: "Any",
     clear: "Clear filters",
+    toResults: "Go to the results",
     results: "Results",
     count: "{count} results",
     countOne: "1 result",

@@ -148,6 +148,7 @@ export const docs = {
     sortDate: "Fecha (más recientes primero)",
     any: "Cualquiera",
     clear: "Quitar filtros",
+    toResults: "Ir a los resultados",
     results: "Resultados",
     count: "{count} resultados",
     countOne: "1 resultado",

@@ -95,6 +95,10 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
             <p id="search-q-hint" className="form-text mt-1 mb-0">
               {t.qHint}
             </p>
+            {/* On phones the filters come first: a way past them. */}
+            <p className="d-lg-none mt-2 mb-0">
+              <a href="#search-results">{t.toResults}</a>
+            </p>
           </div>
           <div className="row g-3">
             <div className="col-lg-3">

@@ -23,9 +23,13 @@ export function DocumentBadges({ document, locale }: { document: BadgeDocument; 
           {t.search.relevance}: {t.relevance[document.relevance]}
         </span>
       ) : null}
-      {document.kind ? <span className="badge text-bg-light border">{kindLabel(document.kind, locale)}</span> : null}
+      {document.kind ? (
+        <span className="badge bg-body-tertiary text-body border">{kindLabel(document.kind, locale)}</span>
+      ) : null}
       {document.jurisdiction ? (
-        <span className="badge text-bg-light border">{jurisdictionLabel(document.jurisdiction, locale)}</span>
+        <span className="badge bg-body-tertiary text-body border">
+          {jurisdictionLabel(document.jurisdiction, locale)}
+        </span>
       ) : null}
       {document.sample ? (
         <span className="badge text-bg-info" title={t.sampleHint}>

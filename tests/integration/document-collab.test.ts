@@ -138,6 +138,9 @@ describe("notes and sharing on the document page", () => {
       expect(Object.keys(answer.data.errors as object), JSON.stringify(form)).toEqual([field]);
       expect(answer.data).toMatchObject({ form: "note-new", values: form });
     }
+    // In the page's words, addressing the reader as «tú».
+    const empty = await post(carl, { intent: "note.create", body: "", visibility: "private" });
+    expect(empty.data.errors).toEqual({ body: ["Escribe la nota (máximo 10.000 caracteres)."] });
   });
 
   it("lets only the author edit and delete a note, each audited", async () => {

@@ -121,11 +121,34 @@ export type CollabOutcome =
   | { failure: "not_found" | "no_chat" | "not_member"; status: 404 | 403 | 409 }
   | { form: string; errors: Record<string, string[]>; values: Record<string, string>; status: 422 };
 
-function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string[]> {
+/** The page's own wording of collab/'s field errors (the page addresses the reader as «tú»). */
+const fieldMessages: Record<Locale, Record<string, string>> = {
+  es: {
+    body: "Escribe la nota (máximo 10.000 caracteres).",
+    visibility: "Elige quién la ve: solo tú, tu grupo o toda la organización.",
+    groupId: "Elige uno de tus grupos para una nota de grupo.",
+    paragraph: "Escribe el número de un párrafo del texto, o déjalo vacío.",
+    recipients: "Escribe entre 1 y 20 direcciones de correo válidas, separadas por comas.",
+    message: "El mensaje admite hasta 2.000 caracteres.",
+  },
+  en: {
+    body: "Write the note (at most 10,000 characters).",
+    visibility: "Choose who sees it: only you, your group or the whole organisation.",
+    groupId: "Choose one of your groups for a group note.",
+    paragraph: "Enter the number of a paragraph of the text, or leave it empty.",
+    recipients: "Enter 1 to 20 valid email addresses, separated by commas.",
+    message: "The message takes at most 2,000 characters.",
+  },
+};
+
+function fieldErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  locale: Locale,
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const key = String(issue.path[0] ?? "body");
-    errors[key] = [...(errors[key] ?? []), issue.message];
+    errors[key] = [fieldMessages[locale][key] ?? issue.message];
   }
   return errors;
 }
@@ -163,10 +186,9 @@ export async function collabAction(deps: CollabActionDeps, form: FormData): Prom
       paragraph: paragraph === "" ? null : Number(paragraph) - 1,
     });
     const formId = intent === "note.create" ? "note-new" : `note-${values.id ?? ""}`;
-    if (!parsed.success) return { form: formId, errors: fieldErrors(parsed.error.issues), values, status: 422 };
+    if (!parsed.success) return { form: formId, errors: fieldErrors(parsed.error.issues, locale), values, status: 422 };
     if (parsed.data.paragraph !== null && parsed.data.paragraph >= deps.paragraphCount) {
-      const message = locale === "es" ? "Ese párrafo no existe en el texto." : "The text has no such paragraph.";
-      return { form: formId, errors: { paragraph: [message] }, values, status: 422 };
+      return { form: formId, errors: { paragraph: [fieldMessages[locale].paragraph ?? ""] }, values, status: 422 };
     }
     if (intent === "note.create") {
       await createNote(db, record, viewer, documentId, parsed.data);
@@ -216,7 +238,8 @@ export async function collabAction(deps: CollabActionDeps, form: FormData): Prom
       .map((e) => e.trim())
       .filter(Boolean);
     const parsed = shareInputSchema(locale).safeParse({ recipients, message: values.message ?? "" });
-    if (!parsed.success) return { form: "share-email", errors: fieldErrors(parsed.error.issues), values, status: 422 };
+    if (!parsed.success)
+      return { form: "share-email", errors: fieldErrors(parsed.error.issues, locale), values, status: 422 };
     const result = await db.transaction((tx) =>
       shareByEmail(tx, shareDeps(tx), {
         from: viewer,

@@ -110,7 +110,7 @@ export const docs = {
     title: "Compartir",
     email: "Por correo",
     emailLead:
-      "A personas de tu organización les llega un enlace a este documento; a direcciones de fuera, solo el enlace oficial y el resumen (nunca vuestras notas).",
+      "A personas de tu organización les llega un enlace a este documento; a direcciones de fuera, solo el enlace oficial y el resumen (nunca las notas de tu organización).",
     recipients: "Direcciones de correo (separadas por comas)",
     message: "Mensaje (opcional)",
     send: "Enviar",

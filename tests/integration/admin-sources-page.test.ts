@@ -142,6 +142,8 @@ describe("admin sources page", () => {
       documentsToday: 0,
     });
     expect((await list(otherAdmin)).map((s) => s.id)).toEqual(["boe", "eurlex"]);
+    // Its first fetch was queued at once.
+    expect(queued.at(-1)).toBe(feed?.id);
     const addedEvents = await listAuditEvents(database.db, "org-a", { action: "source_feed.added" });
     expect(addedEvents.items.map((e) => e.object)).toEqual([{ type: "source_feed", id: feed?.id }]);
 

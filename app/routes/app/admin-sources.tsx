@@ -83,6 +83,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       return feed;
     });
     if (!added) return data<Failure>({ failure: "duplicate" }, { status: 409 });
+    // Its first fetch now rather than at the next scheduled round (nothing when ingestion is off).
+    if ((services.config?.sources.ingest.length ?? 0) > 0) {
+      await services.ingestJobs
+        ?.runSourceNow(added.id)
+        .catch((error: unknown) => services.log.error({ err: error, feedId: added.id }, "feed's first run not queued"));
+    }
     return { notice: "added", name: added.name } satisfies Notice;
   }
 

@@ -81,6 +81,7 @@ describe("document page loader", () => {
     expect(data?.reasons?.kind.es).not.toBe("");
     expect(doc?.provenance.map((p) => p.parser)).toEqual(expect.arrayContaining([expect.stringMatching(/^cellar/)]));
     for (const p of doc?.provenance ?? []) expect(p.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(data?.backHref).toBe("/app/search");
     // Members do not see read receipts.
     expect(data?.readers).toBeNull();
   });
@@ -113,6 +114,20 @@ describe("document page loader", () => {
     // Only that document's alert, only Ana's.
     expect(await unreadCount(database.db, ana.userId)).toBe(1);
     expect(await unreadCount(database.db, root.userId)).toBe(1);
+  });
+
+  it("leads back to the search the reader came from, and only to a search of this site", async () => {
+    const id = ids.get("32016R0679") ?? "";
+    const back = async (referer: string) => {
+      const args = pageRequest(`/app/documents/${id}`, pageContext(database, ana), { id });
+      args.request.headers.set("referer", referer);
+      return (await documentRoute.loader(args as unknown as Parameters<typeof documentRoute.loader>[0])).backHref;
+    };
+    expect(await back("http://127.0.0.1:3000/app/search?q=datos&source=eurlex")).toBe(
+      "/app/search?q=datos&source=eurlex",
+    );
+    expect(await back("https://evil.example/app/search?q=x")).toBe("/app/search");
+    expect(await back("http://127.0.0.1:3000/app/admin/audit")).toBe("/app/search");
   });
 
   it("shows admins who opened it and when", async () => {

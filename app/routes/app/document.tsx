@@ -25,6 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { document, reasons, readers } = opened;
   const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
   return {
+    backHref: searchReferer(request),
     collab: await collabView(database, member, document.id),
     annotate: Number.isInteger(paragraphParam) && paragraphParam >= 1 ? paragraphParam : null,
     locale: appLocale(context),
@@ -68,6 +69,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
+/** Back to the search the reader came from (same origin, /app/search only), or to an empty search. */
+function searchReferer(request: Request): string {
+  try {
+    const referer = new URL(request.headers.get("referer") ?? "");
+    if (referer.origin === new URL(request.url).origin && referer.pathname === "/app/search") {
+      return `/app/search${referer.search}`;
+    }
+  } catch {
+    // No or malformed Referer: the plain search.
+  }
+  return "/app/search";
+}
+
 /** Notes (create, edit, delete: the author's) and shares (email, a group's chat), audited; forms that work without JavaScript. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const member = requireMember(context, "documents.read");
@@ -94,7 +108,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function DocumentPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, document: doc, reasons, readers, collab, annotate } = loaderData;
+  const { locale, document: doc, reasons, readers, collab, annotate, backHref } = loaderData;
   const result = actionData as CollabResult | undefined;
   const app = appMessages(locale);
   const t = app.docs.document;
@@ -105,7 +119,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
   return (
     <article aria-labelledby="doc-title">
       <p className="mb-2">
-        <a href="/app/search">{t.back}</a>
+        <a href={backHref}>{t.back}</a>
       </p>
       <h1 id="doc-title" className="h3" lang={doc.language}>
         {doc.title || app.docs.untitled}

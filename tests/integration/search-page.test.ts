@@ -127,4 +127,17 @@ describe("search page loader", () => {
     for (const item of data.items) expect(html).toContain(`href="/app/documents/${item.id}"`);
     expect(html).not.toContain("&lt;mark&gt;");
   });
+
+  it("speaks English to an English-speaking member", async () => {
+    const { data } = await search("?q=personal+data&jurisdiction=EU", english);
+    expect(data.items.map((item) => item.sourceId)).toContain("32016R0679");
+    const html = renderToStaticMarkup(
+      createElement(searchRoute.default as never, { loaderData: data, params: {}, matches: [] } as never),
+    );
+    expect(html).toMatch(/<label for="search-q" class="form-label">Search the text<\/label>/);
+    expect(html).toMatch(/<option value="EU" selected="">European Union \(\d+\)<\/option>/);
+    expect(html).toContain("Clear filters");
+    expect(html).toMatch(/Published on \d{1,2} \w{3,4} 20\d\d/);
+    expect(html).not.toMatch(/Buscar|Filtros|Publicado/);
+  });
 });

@@ -6,6 +6,7 @@ import type { AuthService } from "./auth/service.ts";
 import type { ClassifyService } from "./classify/service.ts";
 import type { Config } from "./config.ts";
 import type { ContactService } from "./contact/service.ts";
+import type { IngestJobs } from "./jobs/ingest-jobs.ts";
 import type { Logger } from "./logger.ts";
 
 export interface AppServices {
@@ -21,6 +22,8 @@ export interface AppServices {
   alerts: AlertsService;
   /** Reclassification and organisations' own topics (issue 12). */
   classification: ClassifyService;
+  /** Ingestion jobs' "run now" (POST /api/v1/sources/{id}/run, the Sources page); undefined in tests and in-memory runs. */
+  ingestJobs?: IngestJobs | undefined;
 }
 
 export interface RequestInfo {

@@ -115,6 +115,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     auth,
     alerts,
     classification,
+    ingestJobs,
   };
 
   let readyAt = 0;

@@ -12,8 +12,12 @@ import type { Database } from "../../app/.server/db/client.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import * as auditRoute from "../../app/routes/api/audit.ts";
 import * as auditVerifyRoute from "../../app/routes/api/audit-verify.ts";
+import * as documentRoute from "../../app/routes/api/document.ts";
+import * as documentsRoute from "../../app/routes/api/documents.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as openApiRoute from "../../app/routes/api/openapi.ts";
+import * as sourceRunRoute from "../../app/routes/api/source-run.ts";
+import * as sourcesRoute from "../../app/routes/api/sources.ts";
 import * as taxonomyRoute from "../../app/routes/api/taxonomy.ts";
 import * as webhookRoute from "../../app/routes/api/webhook.ts";
 import * as webhooksRoute from "../../app/routes/api/webhooks.ts";
@@ -27,7 +31,9 @@ type RouteModule = {
 const routes: Record<string, RouteModule> = {
   "/api/v1/audit": auditRoute,
   "/api/v1/audit/verify": auditVerifyRoute,
+  "/api/v1/documents": documentsRoute,
   "/api/v1/openapi.json": openApiRoute,
+  "/api/v1/sources": sourcesRoute,
   "/api/v1/taxonomy": taxonomyRoute,
   "/api/v1/webhooks": webhooksRoute,
 };
@@ -46,7 +52,16 @@ export interface CallOptions {
   headers?: Record<string, string>;
   clientIp?: string;
   body?: string;
+  /** More of the router context's services (ingestJobs, config) for routes that use them. */
+  services?: Partial<AppServices>;
 }
+
+/** Routes with a path parameter, as app/routes.ts maps them. */
+const paramRoutes: Array<[RegExp, RouteModule]> = [
+  [/^\/api\/v1\/webhooks\/([^/]+)$/, webhookRoute],
+  [/^\/api\/v1\/documents\/([^/]+)$/, documentRoute],
+  [/^\/api\/v1\/sources\/([^/]+)\/run$/, sourceRunRoute],
+];
 
 export async function callApi(api: ApiServices, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
   const url = new URL(pathAndQuery, "http://127.0.0.1:3000");
@@ -58,7 +73,7 @@ export async function callApi(api: ApiServices, pathAndQuery: string, options: C
     ...(options.body !== undefined ? { body: options.body } : {}),
   });
   const context = new RouterContextProvider();
-  context.set(servicesContext, { api, log: createLogger("silent") } as unknown as AppServices);
+  context.set(servicesContext, { api, log: createLogger("silent"), ...options.services } as unknown as AppServices);
   context.set(requestContext, {
     requestId: "test",
     nonce: "test-nonce",
@@ -66,10 +81,16 @@ export async function callApi(api: ApiServices, pathAndQuery: string, options: C
     secure: false,
     log: createLogger("silent"),
   });
-  // The one route with a path parameter: /api/v1/webhooks/{id}.
-  const webhookId = /^\/api\/v1\/webhooks\/([^/]+)$/.exec(url.pathname)?.[1];
-  const module = webhookId ? webhookRoute : (routes[url.pathname] ?? notFoundRoute);
-  const args = { request, context, params: webhookId ? { id: webhookId } : {} } as never;
+  let module = routes[url.pathname] ?? notFoundRoute;
+  let params = {};
+  for (const [pattern, candidate] of paramRoutes) {
+    const id = pattern.exec(url.pathname)?.[1];
+    if (id !== undefined) {
+      module = candidate;
+      params = { id: decodeURIComponent(id) };
+    }
+  }
+  const args = { request, context, params } as never;
   const method = request.method;
   return method === "GET" || method === "HEAD" ? module.loader(args) : module.action(args);
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defaultLocale, type Locale } from "../../i18n/locales.ts";
 import { localeFromAcceptLanguage } from "../locale.ts";
 
-export type ApiErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 429 | 500;
+export type ApiErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 429 | 500 | 503;
 
 const messages: Record<Locale, Record<ApiErrorStatus, string>> = {
   es: {
@@ -20,6 +20,7 @@ const messages: Record<Locale, Record<ApiErrorStatus, string>> = {
     422: "Algunos parámetros no son válidos",
     429: "Demasiadas peticiones; inténtelo de nuevo más tarde",
     500: "Error interno del servidor",
+    503: "Servicio no disponible",
   },
   en: {
     400: "Malformed request",
@@ -32,6 +33,7 @@ const messages: Record<Locale, Record<ApiErrorStatus, string>> = {
     422: "Some parameters are invalid",
     429: "Too many requests; try again later",
     500: "Internal server error",
+    503: "Service unavailable",
   },
 };
 

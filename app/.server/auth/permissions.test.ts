@@ -32,6 +32,15 @@ describe("can", () => {
     }
   });
 
+  it("lets every member read documents, and only admins and owners see readers and manage sources", () => {
+    expect(can({ role: "member", organizationId: org }, "documents.read")).toBe(true);
+    for (const action of ["documents.readers", "sources.manage"] as const) {
+      expect(can({ role: "member", organizationId: org }, action)).toBe(false);
+      expect(can({ role: "admin", organizationId: org }, action)).toBe(true);
+      expect(can({ role: "owner", organizationId: org }, action)).toBe(true);
+    }
+  });
+
   it("keeps owners out of admins' reach", () => {
     expect(can({ role: "admin", organizationId: org }, "members.suspend", { organizationId: org, role: "owner" })).toBe(
       false,

@@ -22,7 +22,10 @@ export type Action =
   | "topics.manage"
   | "alerts.use"
   | "profiles.manage_group"
-  | "deliveries.manage";
+  | "deliveries.manage"
+  | "documents.read"
+  | "documents.readers"
+  | "sources.manage";
 
 export interface MemberInfo {
   userId: string;
@@ -43,7 +46,13 @@ export interface OrgObject {
 }
 
 /** What every member may do; every other action is for admins and owners (a new action is admin-only until listed here). */
-const memberActions: ReadonlySet<Action> = new Set(["app.use", "account.manage", "groups.view", "alerts.use"]);
+const memberActions: ReadonlySet<Action> = new Set([
+  "app.use",
+  "account.manage",
+  "groups.view",
+  "alerts.use",
+  "documents.read",
+]);
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (roles as readonly string[]).includes(value);

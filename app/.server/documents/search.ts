@@ -8,6 +8,7 @@
  * getDocument(database, id): one Document plus text, paragraphs and relations.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { type AreaId, areas as taxonomyAreas } from "../../lib/taxonomy.ts";
 import type { Database } from "../db/client.ts";
 import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "./types.ts";
 
@@ -28,6 +29,11 @@ export interface SearchParams {
   cursor?: string | undefined;
   /** Leave out facet counts (cheaper). */
   facets?: boolean | undefined;
+  /**
+   * The reader's organisation: feed documents are within its reach only when it has added that
+   * feed (source_feeds). Without it every document is searched (operator tools, tests).
+   */
+  organizationId?: string | undefined;
 }
 
 /** The API's Document. */
@@ -103,6 +109,32 @@ export function safeSnippet(headline: string): string {
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
   return escaped.replaceAll(OPEN, "<mark>").replaceAll(CLOSE, "</mark>");
+}
+
+const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
+
+/** Areas whose English name or search terms contain the query or are contained in it. */
+export function englishAreasMatching(q: string): AreaId[] {
+  const needle = fold(q);
+  if (needle.length < 4) return [];
+  return taxonomyAreas
+    .filter((area) =>
+      [area.name.en, ...area.searchTerms.en].some((term) => {
+        const folded = fold(term);
+        return folded.includes(needle) || needle.includes(folded);
+      }),
+    )
+    .map((area) => area.id);
+}
+
+/** The -word and -"phrase" terms of a websearch query. */
+export function exclusions(q: string): string[] {
+  const out: string[] = [];
+  for (const match of q.matchAll(/(?:^|\s)-(?:"([^"]*)"|([^\s"]+))/g)) {
+    const term = (match[1] ?? match[2] ?? "").trim();
+    if (term) out.push(term);
+  }
+  return out;
 }
 
 function encodeCursor(value: object): string {
@@ -182,10 +214,30 @@ export async function searchDocuments(database: Database, params: SearchParams):
 
   const filters: SQL[] = [];
   if (q) {
+    // A plain English query (no phrase, exclusion or OR) also reaches Spanish documents through
+    // the taxonomy's English area names and search terms, where the stems do not meet:
+    // "money laundering" finds Spanish AML texts.
+    const plain = !/["-]|\bor\b/i.test(q);
+    const viaAreas = plain ? englishAreasMatching(q) : [];
+    const areaMatch =
+      viaAreas.length > 0
+        ? sql` or (d.language = 'es' and (${sql.join(
+            viaAreas.map((id) => sql`d.areas @> ${JSON.stringify([{ id }])}::jsonb`),
+            sql` or `,
+          )}))`
+        : sql``;
     filters.push(
-      sql`(d.search_es @@ websearch_to_tsquery('es_unaccent', ${q}) or d.search_en @@ websearch_to_tsquery('en_unaccent', ${q}))`,
+      sql`(d.search_es @@ websearch_to_tsquery('es_unaccent', ${q}) or d.search_en @@ websearch_to_tsquery('en_unaccent', ${q})${areaMatch})`,
     );
+    // An exclusion holds in both languages: a Spanish text matched through its English side
+    // (department, labels) must not bring back a word excluded on its Spanish side.
+    for (const excluded of exclusions(q)) {
+      filters.push(
+        sql`not (d.search_es @@ phraseto_tsquery('es_unaccent', ${excluded}) or d.search_en @@ phraseto_tsquery('en_unaccent', ${excluded}))`,
+      );
+    }
   }
+  if (params.organizationId !== undefined) filters.push(reachable(params.organizationId));
   const facetFilters = (skip?: string) => {
     const out = [...filters];
     if (params.source && skip !== "source") out.push(sql`d.source = ${params.source}`);
@@ -268,8 +320,24 @@ export async function searchDocuments(database: Database, params: SearchParams):
   return { items, nextCursor, facets };
 }
 
-/** One document with its text and relations; null when the id is unknown or not a uuid. */
-export async function getDocument(database: Database, id: string): Promise<DocumentDetail | null> {
+/**
+ * BOE and EUR-Lex documents are everyone's; a feed entry belongs to the organisations that added
+ * its feed (its first provenance URL is the feed's URL, see sources/ingest.ts ingestFeed).
+ */
+function reachable(organizationId: string): SQL {
+  return sql`(d.source <> 'feed' or exists (select 1 from source_feeds f where f.organization_id = ${organizationId}
+    and f.url = d.record->'provenance'->0->>'url'))`;
+}
+
+/**
+ * One document with its text and relations; null when the id is unknown, not a uuid, or (with
+ * organizationId) outside that organisation's reach.
+ */
+export async function getDocument(
+  database: Database,
+  id: string,
+  organizationId?: string,
+): Promise<DocumentDetail | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   const [row] = await database.rows<
     Row & {
@@ -284,7 +352,8 @@ export async function getDocument(database: Database, id: string): Promise<Docum
     }
   >(
     sql`select ${itemColumns}, d.record, d.record->'provenance' as provenance, d.paragraphs, d.section, d.epigraph,
-        d.subjects, d.alerts, d.eurovoc, d.version from documents d where d.id = ${id}::uuid`,
+        d.subjects, d.alerts, d.eurovoc, d.version from documents d where d.id = ${id}::uuid
+        and ${organizationId === undefined ? sql`true` : reachable(organizationId)}`,
   );
   if (!row) return null;
   const relations = await database.rows<{

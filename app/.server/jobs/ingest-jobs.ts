@@ -2,7 +2,8 @@
  * Ingestion jobs on pg-boss 12, on PGlite (custom `db` adapter over Database.query) and on
  * PostgreSQL across instances. Schedules in Europe/Madrid: BOE every INGEST_INTERVAL_SECONDS
  * (rounded to minutes) from 07:00 to 10:00 Monday to Saturday and hourly otherwise; EUR-Lex
- * every interval from 06:00 to 21:00. INGEST_SINCE backfills missing BOE days at start.
+ * every interval from 06:00 to 21:00, and so are the RSS/Atom feeds admins added (one job per
+ * feed). INGEST_SINCE backfills missing BOE days at start.
  * One fetch per day and per document across instances: singleton keys per day on the queue,
  * and per-document claims in source_fetches (see ingest.ts). INGEST_SOURCES=none: start()
  * does nothing. runSourceNow(sourceId) is the admin's "run now".
@@ -10,12 +11,19 @@
 import { PgBoss } from "pg-boss";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { sourceFeeds } from "../db/schema/documents.ts";
 import type { Classify } from "../documents/store.ts";
 import { createSourceClients, type SourceClients } from "../sources/clients.ts";
 import { type IngestLog, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
 import { bossDb, startBoss } from "./boss.ts";
 
-export const QUEUES = { boe: "ingest-boe", eurlex: "ingest-eurlex", feed: "ingest-feed" } as const;
+export const QUEUES = {
+  boe: "ingest-boe",
+  eurlex: "ingest-eurlex",
+  feed: "ingest-feed",
+  /** Fans out one ingest-feed job per admin-added feed (every interval during the day). */
+  feeds: "ingest-feeds",
+} as const;
 const TZ = "Europe/Madrid";
 
 export interface JobsOptions {
@@ -33,6 +41,8 @@ export interface IngestJobs {
   stop(): Promise<void>;
   /** Queues an immediate run: "boe" (today or `date`), "eurlex", or a source_feeds id. Null when ingestion is off. */
   runSourceNow(sourceId: string, options?: { date?: string }): Promise<string | null>;
+  /** Queues a run of every admin-added feed now (what the schedule does each interval); the number queued. */
+  runFeedsNow(): Promise<number>;
 }
 
 export function madridDate(at = new Date()): string {
@@ -74,6 +84,14 @@ export function createJobs(options: JobsOptions): IngestJobs {
   const every = minutes >= 60 ? "0" : `*/${minutes}`;
 
   const dayKey = (date: string) => `boe:${date}`;
+  const queueFeed = (feedId: string) =>
+    boss.send(QUEUES.feed, { feedId }, { singletonKey: `feed:${feedId}`, singletonSeconds: 30 });
+  const queueAllFeeds = async () => {
+    const feeds = await database.db.select({ id: sourceFeeds.id }).from(sourceFeeds);
+    let queued = 0;
+    for (const feed of feeds) if (await queueFeed(feed.id)) queued++;
+    return queued;
+  };
 
   return {
     async start() {
@@ -89,8 +107,14 @@ export function createJobs(options: JobsOptions): IngestJobs {
         await ingestEurlex(deps(config.sources.intervalSeconds));
       });
       await boss.work<{ feedId: string }>(QUEUES.feed, { batchSize: 1 }, async ([job]) => {
-        if (job?.data?.feedId) await ingestFeed(deps(0), job.data.feedId);
+        // A feed removed since it was queued is not an error.
+        if (job?.data?.feedId) await ingestFeed(deps(0), job.data.feedId).catch(feedGone);
       });
+      await boss.work(QUEUES.feeds, { batchSize: 1 }, async () => {
+        await queueAllFeeds();
+      });
+      // Admins' RSS/Atom feeds: every interval during the day, whichever official sources run.
+      await boss.schedule(QUEUES.feeds, `${every} 6-20 * * *`, null, { tz: TZ, key: "day" });
       if (enabled.includes("boe")) {
         await boss.schedule(QUEUES.boe, `${every} 7-9 * * 1-6`, null, { tz: TZ, key: "window" });
         await boss.schedule(QUEUES.boe, "0 * * * *", null, { tz: TZ, key: "hourly" });
@@ -118,9 +142,17 @@ export function createJobs(options: JobsOptions): IngestJobs {
       }
       if (sourceId === "eurlex")
         return boss.send(QUEUES.eurlex, {}, { singletonKey: "eurlex:now", singletonSeconds: 30 });
-      if (/^[0-9a-f-]{36}$/i.test(sourceId))
-        return boss.send(QUEUES.feed, { feedId: sourceId }, { singletonKey: `feed:${sourceId}`, singletonSeconds: 30 });
+      if (/^[0-9a-f-]{36}$/i.test(sourceId)) return queueFeed(sourceId);
       throw new Error(`unknown source "${sourceId}"`);
     },
+    async runFeedsNow() {
+      if (!started) return 0;
+      return queueAllFeeds();
+    },
   };
+}
+
+function feedGone(error: unknown): void {
+  if (error instanceof Error && /^feed .* not found$/.test(error.message)) return;
+  throw error;
 }

@@ -31,6 +31,7 @@ export function AppShell({
   const links = user
     ? [
         { to: "/app", label: t.nav.home, end: true },
+        { to: "/app/search", label: t.nav.search, end: false },
         { to: "/app/alerts", label: a.nav.alerts, end: false },
         { to: "/app/profiles", label: a.nav.profiles, end: false },
         ...(admin
@@ -41,6 +42,7 @@ export function AppShell({
               { to: "/app/admin/tokens", label: t.nav.tokens, end: false },
               { to: "/app/admin/topics", label: t.nav.topics, end: false },
               { to: "/app/admin/audit", label: t.nav.audit, end: false },
+              { to: "/app/admin/sources", label: t.nav.sources, end: false },
             ]
           : []),
       ]

@@ -96,6 +96,7 @@ export const legalTexts: LegalTexts = {
         paragraphs: [
           "The public pages of this site set a single first-party technical (personalisation) cookie called “locale”. It remembers the language you read the site in (Spanish or English) so that it opens in that language on your next visits, and it expires after 365 days. Because it is needed to provide the service you ask for, it does not require consent (LSSI article 22(2)).",
           "If you use the platform (/app), signing in also sets first-party technical session cookies whose names start with “vn.”: they keep you signed in and protect the second factor. They end when you sign out, after 12 hours without activity and after 7 days at most; they do not require consent either (LSSI article 22(2)).",
+          "On the platform's home page, the filters you choose for the latest documents are kept in a first-party personalisation cookie, “vn.home_filters”, so you see them the same way next time; it expires after 365 days and does not require consent either (LSSI article 22(2)).",
           "If you pick light or dark mode, that preference is kept in your browser's local storage and is never sent to us. After a site update, the time of the page's last automatic reload is also kept there so that it does not reload twice; it is not sent to us either.",
           "We use no analytics, advertising or social media cookies.",
         ],

@@ -98,6 +98,7 @@ export const legalTexts = {
         paragraphs: [
           "Las páginas públicas de este sitio usan una única cookie propia de carácter técnico (personalización), llamada «locale». Guarda el idioma en el que ves el sitio (español o inglés) para mostrártelo en ese idioma en tus próximas visitas y caduca a los 365 días. Al ser necesaria para prestar el servicio que solicitas, no requiere consentimiento (artículo 22.2 de la LSSI).",
           "Si usas la plataforma (/app), al iniciar sesión se crean además cookies propias de sesión, de carácter técnico, cuyo nombre empieza por «vn.»: te mantienen identificado y protegen el segundo factor de autenticación. Caducan al cerrar la sesión, tras 12 horas sin actividad y, como máximo, a los 7 días; tampoco requieren consentimiento (artículo 22.2 de la LSSI).",
+          "En la portada de la plataforma, los filtros que eliges para los últimos documentos se guardan en una cookie propia de personalización, «vn.home_filters», para mostrártelos igual la próxima vez; caduca a los 365 días y tampoco requiere consentimiento (artículo 22.2 de la LSSI).",
           "Si eliges modo claro u oscuro, esa preferencia se guarda en el almacenamiento local de tu navegador y nunca se nos envía. Tras una actualización del sitio también se guarda allí la hora de la última recarga automática de la página, para no repetirla; tampoco se nos envía.",
           "No usamos cookies de análisis, publicidad ni redes sociales.",
         ],

@@ -1,5 +1,6 @@
 /** The platform's (/app) English messages; the shape is the Spanish catalog's. */
 import type { AppMessages } from "../es/app";
+import { docs } from "./docs";
 
 export const app: AppMessages = {
   brand: "Vigía Normativo",
@@ -7,6 +8,8 @@ export const app: AppMessages = {
   nav: {
     label: "Platform navigation",
     home: "Home",
+    search: "Search",
+    sources: "Sources",
     account: "My account",
     members: "Members",
     groups: "Groups",
@@ -256,4 +259,5 @@ export const app: AppMessages = {
     deleted: "Topic deleted.",
   },
   forbidden: "You are not allowed to see this page.",
+  docs,
 };

@@ -1,10 +1,14 @@
 /** The platform's (/app) Spanish messages: the source of truth for app/i18n/en/app.ts. */
+import { docs } from "./docs";
+
 export const app = {
   brand: "Vigía Normativo",
   skip: "Saltar al contenido",
   nav: {
     label: "Navegación de la plataforma",
     home: "Inicio",
+    search: "Buscar",
+    sources: "Fuentes",
     account: "Mi cuenta",
     members: "Miembros",
     groups: "Grupos",
@@ -256,6 +260,7 @@ export const app = {
     deleted: "Tema eliminado.",
   },
   forbidden: "No tienes permiso para ver esta página.",
+  docs,
 };
 
 export type AppMessages = typeof app;

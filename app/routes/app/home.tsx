@@ -1,41 +1,124 @@
+import { data } from "react-router";
 import { appLocale, requireMember } from "../../.server/auth/guard";
-import { appMessages, fill } from "../../components/app/messages";
+import { requestContext, servicesContext } from "../../.server/context";
+import { filtersInUrl, rememberedFilters, rememberFiltersCookie, unreadAlerts } from "../../.server/documents/home";
+import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
+import { ResultList } from "../../components/app/documents/result-list";
+import { SearchFilters } from "../../components/app/documents/search-filters";
+import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/home";
 
 export const handle = { layout: "bare" };
 
-export function loader({ context }: Route.LoaderArgs) {
-  const member = requireMember(context, "app.use");
-  return { locale: appLocale(context), name: member.name, organization: member.organizationName };
+/**
+ * The latest documents with the member's filters (a GET form: filters in the URL are applied and
+ * remembered; without any, the remembered ones apply) and their unread alerts.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const member = requireMember(context, "documents.read");
+  const locale = appLocale(context);
+  const url = new URL(request.url);
+  const chosen = filtersInUrl(url.searchParams);
+  const filters = chosen ?? rememberedFilters(request.headers.get("cookie"), member.userId);
+  const parsed = parseSearchParams(new URLSearchParams(filtersQuery(filters)), locale, 10);
+  const database = context.get(servicesContext).api.database;
+  const outcome = parsed.query
+    ? await runSearch(database, member.organizationId, parsed.query, { facets: true })
+    : null;
+  const latest = outcome && outcome !== "bad-cursor" ? outcome : null;
+  const payload = {
+    locale,
+    name: member.name,
+    organization: member.organizationName,
+    filters: parsed.values,
+    filtered: Object.keys(parsed.values).length > 0,
+    errors: parsed.errors,
+    documents: latest?.items ?? [],
+    facets: latest?.facets ?? null,
+    searchHref: `/app/search${filtersQuery(parsed.values)}`,
+    alerts: await unreadAlerts(database.db, member.userId),
+  };
+  // Only valid filters chosen in the URL are remembered.
+  if (chosen && parsed.query) {
+    const secure = context.get(requestContext).secure;
+    return data(payload, { headers: { "set-cookie": rememberFiltersCookie(parsed.values, member.userId, secure) } });
+  }
+  return payload;
 }
 
-/** The signed-in home: new documents and unread alerts arrive with the sources (both lists empty until then). */
 export default function AppHome({ loaderData }: Route.ComponentProps) {
-  const t = appMessages(loaderData.locale);
+  const { locale, filters, filtered, errors, documents, facets, searchHref, alerts } = loaderData;
+  const app = appMessages(locale);
+  const t = app.docs.home;
   return (
     <>
-      <h1 className="h3">{fill(t.home.welcome, { name: loaderData.name })}</h1>
-      <p className="text-body-secondary">{fill(t.home.lead, { organization: loaderData.organization })}</p>
-      <div className="row g-4 mt-1">
-        <section className="col-md-6" aria-labelledby="home-documents">
+      <h1 className="h3">{fill(app.home.welcome, { name: loaderData.name })}</h1>
+      <p className="text-body-secondary">{fill(app.home.lead, { organization: loaderData.organization })}</p>
+      <div className="row g-3 mt-1">
+        <section className="col-lg-8" aria-labelledby="home-documents">
           <div className="card h-100">
             <div className="card-body">
               <h2 id="home-documents" className="h5">
-                {t.home.documents}
+                {t.latest}
               </h2>
-              <ul className="list-unstyled mb-0" data-testid="new-documents" />
-              <p className="text-body-secondary mb-0">{t.home.emptyDocuments}</p>
+              <p className="small text-body-secondary">{t.latestLead}</p>
+              <details className="mb-3" open={filtered || Object.keys(errors).length > 0}>
+                <summary className="mb-2">{app.docs.search.filters}</summary>
+                <form method="get" action="/app" noValidate>
+                  <div className="row row-cols-1 row-cols-sm-2 row-cols-xl-3 g-2">
+                    <SearchFilters
+                      locale={locale}
+                      values={filters}
+                      facets={facets}
+                      errors={errors}
+                      idPrefix="home"
+                      fields={["source", "area", "jurisdiction", "kind", "relevance"]}
+                      wrap="col"
+                    />
+                  </div>
+                  <div className="d-flex flex-wrap gap-2">
+                    <button type="submit" className="btn btn-primary btn-sm">
+                      {t.apply}
+                    </button>
+                    <a href="/app?source=" className="btn btn-link btn-sm">
+                      {t.reset}
+                    </a>
+                  </div>
+                </form>
+              </details>
+              {documents.length > 0 ? (
+                <>
+                  <ResultList items={documents} locale={locale} testId="new-documents" />
+                  <p className="mt-3 mb-0">
+                    <a href={searchHref}>{t.more}</a>
+                  </p>
+                </>
+              ) : (
+                <>
+                  <ul className="list-unstyled mb-0" data-testid="new-documents" />
+                  <p className="text-body-secondary mb-0">{filtered ? t.empty : app.home.emptyDocuments}</p>
+                </>
+              )}
             </div>
           </div>
         </section>
-        <section className="col-md-6" aria-labelledby="home-alerts">
+        <section className="col-lg-4" aria-labelledby="home-alerts">
           <div className="card h-100">
             <div className="card-body">
               <h2 id="home-alerts" className="h5">
-                {t.home.alerts}
+                {t.alerts}
               </h2>
-              <ul className="list-unstyled mb-0" data-testid="unread-alerts" />
-              <p className="text-body-secondary mb-0">{t.home.emptyAlerts}</p>
+              <ul className="list-unstyled mb-0" data-testid="unread-alerts">
+                {alerts.map((alert) => (
+                  <li key={alert.id} className="border-bottom py-2">
+                    <a href={`/app/documents/${alert.documentId}`}>{alert.title}</a>
+                    <span className="d-block small text-body-secondary">
+                      {fill(t.alertAt, { date: formatDateTime(alert.createdAt, locale) })}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              {alerts.length === 0 ? <p className="text-body-secondary mb-0">{t.noAlerts}</p> : null}
             </div>
           </div>
         </section>

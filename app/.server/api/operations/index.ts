@@ -3,7 +3,9 @@
  * for a new module (documents, taxonomy, webhooks, sources…).
  */
 import "./audit.ts";
+import "./documents.ts";
 import "./meta.ts";
+import "./sources.ts";
 import "./taxonomy.ts";
 import "./webhooks.ts";
 

@@ -1,0 +1,114 @@
+/** Documents over the API: the same search as the platform's page, with cursor pagination, and one document with its text. */
+import { z } from "zod";
+import { areaIds, jurisdictionIds, kindIds, relevanceIds } from "../../../lib/taxonomy.ts";
+import { sourceIds } from "../../alerts/taxonomy-ids.ts";
+import { defineOperation } from "../registry.ts";
+
+const day = z.iso.date();
+
+/** The Document of ARCHITECTURE.md, exactly (strict: no extra keys). */
+export const documentSchema = z
+  .object({
+    id: z.uuid(),
+    source: z.enum(sourceIds),
+    sourceId: z.string().meta({ description: "BOE-A-…, a CELEX number, or a feed entry's id" }),
+    title: z.string(),
+    language: z.enum(["es", "en"]),
+    titles: z.object({ es: z.string().optional(), en: z.string().optional() }).strict(),
+    publishedOn: day,
+    kind: z.string().nullable(),
+    rank: z.string().nullable(),
+    department: z.string().nullable(),
+    jurisdiction: z.string().nullable(),
+    areas: z.array(
+      z.object({ id: z.string(), score: z.number().min(0).max(1), reasons: z.array(z.string()) }).strict(),
+    ),
+    relevance: z.enum(relevanceIds).nullable(),
+    officialUrl: z.string(),
+    effectiveDates: z.array(day),
+    provenance: z.array(
+      z.object({ url: z.string(), fetchedAt: z.string(), sha256: z.string(), parser: z.string() }).strict(),
+    ),
+    sample: z.boolean(),
+  })
+  .strict()
+  .meta({ description: "A regulatory document with its classification and provenance" });
+
+export const documentDetailSchema = documentSchema
+  .extend({
+    text: z.string().meta({ description: "The plain text, paragraphs separated by a blank line" }),
+    relations: z.array(
+      z
+        .object({
+          type: z
+            .string()
+            .meta({ description: "modifies, repeals, cites, …; `:inverse` when the other document acts on this one" }),
+          targetSourceId: z.string(),
+          documentId: z.uuid().nullable().meta({ description: "The related document when it is stored" }),
+          label: z.string(),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .meta({ description: "A document with its text and its relations to other norms" });
+
+const empty = (value: unknown) => (value === "" ? undefined : value);
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, description: string) =>
+  z.preprocess(empty, z.enum(values).optional()).meta({ description });
+
+/** The search filters of the API and of the /app/search page (one schema for both). */
+export const documentQuerySchema = z.object({
+  q: z
+    .preprocess(empty, z.string().trim().max(500).optional())
+    .meta({ description: 'Full text (Spanish and English): words, "phrases", -exclusions, OR' }),
+  source: optionalEnum(sourceIds, "boe, eurlex or feed"),
+  area: optionalEnum(areaIds, "A taxonomy area id (GET /api/v1/taxonomy)"),
+  jurisdiction: optionalEnum(jurisdictionIds, "EU, ES or an autonomous community (ES-CT, …)"),
+  kind: optionalEnum(kindIds, "A taxonomy kind id (law, royal-decree, regulation, …)"),
+  relevance: optionalEnum(relevanceIds, "high, medium or low"),
+  from: z.preprocess(empty, day.optional()).meta({ description: "Published on or after (YYYY-MM-DD)" }),
+  to: z.preprocess(empty, day.optional()).meta({ description: "Published on or before (YYYY-MM-DD)" }),
+  sort: optionalEnum(["relevance", "date"] as const, "relevance (the default with q) or date (newest first)"),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: "Items per page, 1..100" }),
+  cursor: z
+    .preprocess(
+      empty,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,200}$/)
+        .optional(),
+    )
+    .meta({ description: "nextCursor of the previous page" }),
+});
+
+export type DocumentQuery = z.output<typeof documentQuerySchema>;
+
+export const listDocumentsOperation = defineOperation({
+  method: "get",
+  path: "/api/v1/documents",
+  operationId: "listDocuments",
+  summary: "Search documents: full text, filters, cursor pagination",
+  description:
+    "With `q` the order is by relevance unless `sort=date`; without it, newest first. An English query also finds Spanish documents through the taxonomy's area names.",
+  tags: ["documents"],
+  scope: "read",
+  query: documentQuerySchema,
+  responses: {
+    200: {
+      description: "A page of documents",
+      schema: z.object({ items: z.array(documentSchema), nextCursor: z.string().nullable() }).strict(),
+    },
+  },
+});
+
+export const getDocumentOperation = defineOperation({
+  method: "get",
+  path: "/api/v1/documents/{id}",
+  operationId: "getDocument",
+  summary: "One document with its text and relations",
+  tags: ["documents"],
+  scope: "read",
+  params: z.object({ id: z.string() }),
+  responses: { 200: { description: "The document", schema: documentDetailSchema } },
+});

@@ -1,0 +1,40 @@
+/** The ingestion sources over the API (admin scope): their status, and "run now". */
+import { z } from "zod";
+import { apiErrorSchema } from "../errors.ts";
+import { defineOperation } from "../registry.ts";
+
+export const sourceStatusSchema = z
+  .object({
+    id: z.string().meta({ description: "boe, eurlex, or the id of one of the organisation's RSS/Atom feeds" }),
+    lastSuccessAt: z.iso.datetime().nullable(),
+    lastError: z.string().nullable(),
+    documentsToday: z.int().min(0).meta({ description: "Documents added today (Europe/Madrid)" }),
+  })
+  .strict();
+
+export const listSourcesOperation = defineOperation({
+  method: "get",
+  path: "/api/v1/sources",
+  operationId: "listSources",
+  summary: "Every source with its last success, last error and documents added today",
+  tags: ["sources"],
+  scope: "admin",
+  responses: { 200: { description: "BOE, EUR-Lex and the organisation's feeds", schema: z.array(sourceStatusSchema) } },
+});
+
+export const runSourceOperation = defineOperation({
+  method: "post",
+  path: "/api/v1/sources/{id}/run",
+  operationId: "runSource",
+  summary: "Queue an ingestion of this source now",
+  tags: ["sources"],
+  scope: "admin",
+  params: z.object({ id: z.string() }),
+  responses: {
+    202: {
+      description: "Queued (jobId null: a run of this source was already queued seconds ago)",
+      schema: z.object({ id: z.string(), jobId: z.string().nullable() }).strict(),
+    },
+    503: { description: "Ingestion is turned off on this server (INGEST_SOURCES=none)", schema: apiErrorSchema },
+  },
+});

@@ -1,0 +1,164 @@
+/**
+ * The sources an organisation sees and manages: BOE and EUR-Lex (everyone's) and the RSS/Atom
+ * feeds its admins added, each with its status (last success, last error, documents today,
+ * from source_status), and the feeds' add/remove. Used by GET /api/v1/sources and /app/admin/sources.
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { webhookUrlAllowed } from "../alerts/webhooks.ts";
+import { recordAudit } from "../audit/record.ts";
+import type { AuditEventInput } from "../audit/types.ts";
+import type { Db } from "../db/client.ts";
+import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
+import type { IngestJobs } from "../jobs/ingest-jobs.ts";
+
+export interface SourceView {
+  /** "boe", "eurlex", or a feed's id (what POST /api/v1/sources/{id}/run takes). */
+  id: string;
+  type: "boe" | "eurlex" | "feed";
+  /** The feed's name and URL; null for BOE and EUR-Lex. */
+  name: string | null;
+  url: string | null;
+  lastSuccessAt: Date | null;
+  lastError: string | null;
+  lastErrorUrl: string | null;
+  lastErrorAt: Date | null;
+  /** Documents added today (Europe/Madrid); 0 when the last count is of another day. */
+  documentsToday: number;
+}
+
+export function madridToday(at = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(at);
+}
+
+export async function listSources(db: Db, organizationId: string, now = new Date()): Promise<SourceView[]> {
+  const feeds = await db
+    .select()
+    .from(sourceFeeds)
+    .where(eq(sourceFeeds.organizationId, organizationId))
+    .orderBy(asc(sourceFeeds.createdAt), asc(sourceFeeds.name));
+  const keys = ["boe", "eurlex", ...feeds.map((feed) => `feed:${feed.id}`)];
+  const statuses = await db.select().from(sourceStatus).where(inArray(sourceStatus.source, keys));
+  const byKey = new Map(statuses.map((row) => [row.source, row]));
+  const today = madridToday(now);
+  const view = (
+    id: string,
+    key: string,
+    type: SourceView["type"],
+    feed?: { name: string; url: string },
+  ): SourceView => {
+    const status = byKey.get(key);
+    return {
+      id,
+      type,
+      name: feed?.name ?? null,
+      url: feed?.url ?? null,
+      lastSuccessAt: status?.lastSuccessAt ?? null,
+      lastError: status?.lastError ?? null,
+      lastErrorUrl: status?.lastErrorUrl ?? null,
+      lastErrorAt: status?.lastErrorAt ?? null,
+      documentsToday: status && status.documentsDay === today ? status.documentsToday : 0,
+    };
+  };
+  return [
+    view("boe", "boe", "boe"),
+    view("eurlex", "eurlex", "eurlex"),
+    ...feeds.map((feed) => view(feed.id, `feed:${feed.id}`, "feed", feed)),
+  ];
+}
+
+/** Whether `id` names a source this organisation may run: boe, eurlex, or one of its feeds. */
+export async function isOwnSource(db: Db, organizationId: string, id: string): Promise<boolean> {
+  if (id === "boe" || id === "eurlex") return true;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
+  const [row] = await db
+    .select({ id: sourceFeeds.id })
+    .from(sourceFeeds)
+    .where(and(eq(sourceFeeds.organizationId, organizationId), eq(sourceFeeds.id, id)));
+  return Boolean(row);
+}
+
+const feedText = {
+  es: {
+    url: "Escribe la dirección pública completa del feed, que empiece por https:// o http://.",
+    name: "Escribe un nombre de 1 a 120 caracteres.",
+  },
+  en: {
+    url: "Enter the feed's full public address, starting with https:// or http://.",
+    name: "Enter a name of 1 to 120 characters.",
+  },
+} as const;
+
+/**
+ * The add-feed form: one schema for the page's form and its action. The server fetches the URL,
+ * so loopback and private addresses are refused as for webhooks (allowPrivate: tests only).
+ */
+export function feedInputSchema(locale: "es" | "en", options: { allowPrivate?: boolean } = {}) {
+  const t = feedText[locale];
+  return z.object({
+    name: z.string({ error: t.name }).trim().min(1, t.name).max(120, t.name),
+    url: z
+      .string({ error: t.url })
+      .trim()
+      .max(2000, t.url)
+      .refine((value) => webhookUrlAllowed(value, options.allowPrivate ?? false), t.url),
+  });
+}
+
+export type FeedInput = z.output<ReturnType<typeof feedInputSchema>>;
+
+/** Adds a feed; null when the organisation already has that URL. */
+export async function addFeed(
+  tx: Db,
+  organizationId: string,
+  input: FeedInput,
+): Promise<{ id: string; name: string; url: string } | null> {
+  const [row] = await tx
+    .insert(sourceFeeds)
+    .values({ organizationId, name: input.name, url: input.url })
+    .onConflictDoNothing()
+    .returning({ id: sourceFeeds.id, name: sourceFeeds.name, url: sourceFeeds.url });
+  return row ?? null;
+}
+
+/** Removes one of the organisation's feeds (its documents stay); null when it is not theirs. */
+export async function removeFeed(
+  tx: Db,
+  organizationId: string,
+  id: string,
+): Promise<{ id: string; url: string } | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [row] = await tx
+    .delete(sourceFeeds)
+    .where(and(eq(sourceFeeds.organizationId, organizationId), eq(sourceFeeds.id, id)))
+    .returning({ id: sourceFeeds.id, url: sourceFeeds.url });
+  return row ?? null;
+}
+
+export type RunOutcome = { status: "queued"; jobId: string | null } | { status: "off" } | { status: "not_found" };
+
+/**
+ * "Run now" for the API and the Sources page: queues the source's job and records
+ * `source.run_requested`. `off` when this server does not ingest (INGEST_SOURCES=none, tests);
+ * a null jobId when a run of that source was already queued in the last seconds.
+ */
+export async function requestSourceRun(
+  db: Db,
+  jobs: Pick<IngestJobs, "runSourceNow"> | undefined,
+  ingestEnabled: boolean,
+  organizationId: string,
+  id: string,
+  audit: Omit<AuditEventInput, "organizationId" | "action" | "object">,
+): Promise<RunOutcome> {
+  if (!(await isOwnSource(db, organizationId, id))) return { status: "not_found" };
+  if (!jobs || !ingestEnabled) return { status: "off" };
+  const jobId = await jobs.runSourceNow(id);
+  await recordAudit(db, {
+    ...audit,
+    organizationId,
+    action: "source.run_requested",
+    object: { type: "source", id },
+    detail: { ...audit.detail, jobId },
+  });
+  return { status: "queued", jobId };
+}

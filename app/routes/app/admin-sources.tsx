@@ -1,0 +1,260 @@
+import { data, Form } from "react-router";
+import { recordAudit } from "../../.server/audit/record";
+import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
+import { servicesContext } from "../../.server/context";
+import { addFeed, feedInputSchema, listSources, removeFeed, requestSourceRun } from "../../.server/sources/admin";
+import { FormAlert, FormField } from "../../components/app/form-field";
+import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import type { Route } from "./+types/admin-sources";
+
+export const handle = { layout: "bare" };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const member = requireMember(context, "sources.manage");
+  const sources = await listSources(context.get(servicesContext).api.database.db, member.organizationId);
+  return {
+    locale: appLocale(context),
+    sources: sources.map((source) => ({
+      ...source,
+      lastSuccessAt: source.lastSuccessAt?.toISOString() ?? null,
+      lastErrorAt: source.lastErrorAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+type Notice = { notice: "queued" | "alreadyQueued" | "added" | "removed"; name: string };
+type Failure = { failure: "off" | "duplicate" | "not_found"; errors?: undefined; values?: undefined };
+type Invalid = { failure?: undefined; errors: Record<string, string[]>; values: { name: string; url: string } };
+
+/** Run now, add a feed, remove a feed: each audited in the transaction of its change. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const member = requireMember(context, "sources.manage");
+  const locale = appLocale(context);
+  const services = context.get(servicesContext);
+  const db = services.api.database.db;
+  const meta = requestMeta(request, context);
+  const audit = { actor: { id: member.userId, email: member.email }, ip: meta.ip, userAgent: meta.userAgent };
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const t = appMessages(locale).docs;
+
+  if (intent === "run") {
+    const id = String(form.get("id") ?? "");
+    const outcome = await requestSourceRun(
+      db,
+      services.ingestJobs,
+      (services.config?.sources.ingest.length ?? 0) > 0,
+      member.organizationId,
+      id,
+      audit,
+    );
+    if (outcome.status === "not_found") return data<Failure>({ failure: "not_found" }, { status: 404 });
+    if (outcome.status === "off") return data<Failure>({ failure: "off" }, { status: 503 });
+    const sources = await listSources(db, member.organizationId);
+    const source = sources.find((s) => s.id === id);
+    const name = source?.name ?? (source ? t.sourceNames[source.type] : id);
+    return data<Notice>({ notice: outcome.jobId ? "queued" : "alreadyQueued", name }, { status: 202 });
+  }
+
+  if (intent === "add") {
+    const values = { name: String(form.get("name") ?? ""), url: String(form.get("url") ?? "") };
+    const parsed = feedInputSchema(locale, {
+      allowPrivate: services.config?.alerts.allowPrivateWebhookUrls ?? false,
+    }).safeParse(values);
+    if (!parsed.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? "url");
+        errors[key] = [...(errors[key] ?? []), issue.message];
+      }
+      return data<Invalid>({ errors, values }, { status: 422 });
+    }
+    const added = await db.transaction(async (tx) => {
+      const feed = await addFeed(tx, member.organizationId, parsed.data);
+      if (feed) {
+        await recordAudit(tx, {
+          ...audit,
+          organizationId: member.organizationId,
+          action: "source_feed.added",
+          object: { type: "source_feed", id: feed.id },
+          detail: { name: feed.name, url: feed.url },
+        });
+      }
+      return feed;
+    });
+    if (!added) return data<Failure>({ failure: "duplicate" }, { status: 409 });
+    // Its first fetch now rather than at the next scheduled round (nothing when ingestion is off).
+    if ((services.config?.sources.ingest.length ?? 0) > 0) {
+      await services.ingestJobs
+        ?.runSourceNow(added.id)
+        .catch((error: unknown) => services.log.error({ err: error, feedId: added.id }, "feed's first run not queued"));
+    }
+    return { notice: "added", name: added.name } satisfies Notice;
+  }
+
+  if (intent === "remove") {
+    const removed = await db.transaction(async (tx) => {
+      const feed = await removeFeed(tx, member.organizationId, String(form.get("id") ?? ""));
+      if (feed) {
+        await recordAudit(tx, {
+          ...audit,
+          organizationId: member.organizationId,
+          action: "source_feed.removed",
+          object: { type: "source_feed", id: feed.id },
+          detail: { url: feed.url },
+        });
+      }
+      return feed;
+    });
+    if (!removed) return data<Failure>({ failure: "not_found" }, { status: 404 });
+    return { notice: "removed", name: removed.url } satisfies Notice;
+  }
+  return data<Failure>({ failure: "not_found" }, { status: 400 });
+}
+
+export default function AdminSources({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale, sources } = loaderData;
+  const app = appMessages(locale);
+  const t = app.docs.admin;
+  const result = actionData as Notice | Failure | Invalid | undefined;
+  const notice = result && "notice" in result ? result : undefined;
+  const failure = result && "failure" in result && result.failure ? result.failure : undefined;
+  const invalid = result && "errors" in result && result.errors ? (result as Invalid) : undefined;
+  const noticeText = notice
+    ? notice.notice === "queued"
+      ? fill(t.queued, { source: notice.name })
+      : notice.notice === "alreadyQueued"
+        ? fill(t.alreadyQueued, { source: notice.name })
+        : notice.notice === "added"
+          ? fill(t.added, { name: notice.name })
+          : t.removed
+    : undefined;
+  const failureText =
+    failure === "off" ? t.off : failure === "duplicate" ? t.duplicate : failure ? app.errors.not_found : undefined;
+  const label = (source: (typeof sources)[number]) => source.name ?? app.docs.sourceNames[source.type];
+  const feeds = sources.filter((source) => source.type === "feed");
+  return (
+    <>
+      <h1 className="h3">{t.title}</h1>
+      <p className="text-body-secondary">{t.lead}</p>
+      <FormAlert kind="success">{noticeText}</FormAlert>
+      <FormAlert kind="danger">{failureText}</FormAlert>
+      <div className="table-responsive mb-4">
+        <table className="table align-middle" data-testid="sources">
+          <thead>
+            <tr>
+              <th scope="col">{t.source}</th>
+              <th scope="col">{t.lastSuccess}</th>
+              <th scope="col">{t.lastError}</th>
+              <th scope="col" className="text-end">
+                {t.documentsToday}
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">{app.members.actions}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sources.map((source) => (
+              <tr key={source.id} data-testid="source-row">
+                <th scope="row">
+                  {label(source)}
+                  {source.url ? <span className="d-block small fw-normal text-break">{source.url}</span> : null}
+                </th>
+                <td className="small">
+                  {source.lastSuccessAt ? formatDateTime(source.lastSuccessAt, locale) : t.never}
+                </td>
+                <td className="small">
+                  {source.lastError ? (
+                    <>
+                      <span className="text-danger-emphasis">{source.lastError}</span>
+                      <span className="d-block text-body-secondary">
+                        {formatDateTime(source.lastErrorAt, locale)}
+                        {source.lastErrorUrl ? ` · ${source.lastErrorUrl}` : ""}
+                      </span>
+                    </>
+                  ) : (
+                    t.none
+                  )}
+                </td>
+                <td className="text-end">{source.documentsToday}</td>
+                <td className="text-end">
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="run" />
+                    <input type="hidden" name="id" value={source.id} />
+                    <button
+                      type="submit"
+                      className="btn btn-sm btn-outline-primary"
+                      aria-label={fill(t.runLabel, { source: label(source) })}
+                    >
+                      {t.run}
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <section aria-labelledby="feeds-heading">
+        <h2 id="feeds-heading" className="h5">
+          {t.feeds}
+        </h2>
+        <p className="text-body-secondary">{t.feedsLead}</p>
+        {feeds.length === 0 ? <p>{t.noFeeds}</p> : null}
+        <ul className="list-group mb-3" data-testid="feeds">
+          {feeds.map((feed) => (
+            <li key={feed.id} className="list-group-item d-flex flex-wrap gap-2 align-items-center">
+              <span className="me-auto">
+                <span className="fw-semibold">{feed.name}</span>
+                <span className="d-block small text-break">{feed.url}</span>
+              </span>
+              <Form method="post">
+                <input type="hidden" name="intent" value="remove" />
+                <input type="hidden" name="id" value={feed.id} />
+                <button
+                  type="submit"
+                  className="btn btn-sm btn-outline-danger"
+                  aria-label={fill(t.removeLabel, { name: feed.name ?? "" })}
+                >
+                  {t.remove}
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+        <Form method="post" noValidate className="row g-2 align-items-end">
+          <input type="hidden" name="intent" value="add" />
+          <div className="col-md-4">
+            <FormField
+              name="name"
+              id="feed-name"
+              required
+              maxLength={120}
+              label={t.feedName}
+              defaultValue={invalid?.values.name ?? ""}
+              errors={invalid?.errors.name}
+            />
+          </div>
+          <div className="col-md-6">
+            <FormField
+              name="url"
+              id="feed-url"
+              type="url"
+              required
+              maxLength={2000}
+              label={t.feedUrl}
+              defaultValue={invalid?.values.url ?? ""}
+              errors={invalid?.errors.url}
+            />
+          </div>
+          <div className="col-md-2 mb-3">
+            <button type="submit" className="btn btn-primary w-100">
+              {t.add}
+            </button>
+          </div>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,350 @@
+import { data } from "react-router";
+import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
+import { servicesContext } from "../../.server/context";
+import { type CollabOutcome, collabAction, collabView } from "../../.server/documents/collab-page";
+import { openDocument } from "../../.server/documents/page";
+import { getDocument } from "../../.server/documents/search";
+import { DocumentBadges } from "../../components/app/documents/document-badges";
+import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
+import { DocumentText } from "../../components/app/documents/document-text";
+import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
+import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import type { Route } from "./+types/document";
+
+export const handle = { layout: "bare" };
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const member = requireMember(context, "documents.read");
+  const meta = requestMeta(request, context);
+  const database = context.get(servicesContext).api.database;
+  const opened = await openDocument(database, member, params.id, {
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+  });
+  if (!opened) throw data("Not found", { status: 404 });
+  const { document, reasons, readers } = opened;
+  const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
+  return {
+    backHref: searchReferer(request),
+    collab: await collabView(database, member, document.id),
+    annotate: Number.isInteger(paragraphParam) && paragraphParam >= 1 ? paragraphParam : null,
+    locale: appLocale(context),
+    document: {
+      id: document.id,
+      source: document.source,
+      sourceId: document.sourceId,
+      title: document.title,
+      language: document.language,
+      publishedOn: document.publishedOn,
+      effectiveDates: document.effectiveDates,
+      kind: document.kind,
+      rank: document.rank,
+      department: document.department,
+      jurisdiction: document.jurisdiction,
+      relevance: document.relevance,
+      officialUrl: document.officialUrl,
+      sample: document.sample,
+      section: document.section,
+      epigraph: document.epigraph,
+      links: document.links,
+      feedName: document.feedName,
+      version: document.version,
+      areas: document.areas.map((area) => ({
+        id: area.id,
+        score: area.score,
+        reasons: area.reasons,
+        explanations: ((area as { explanations?: { es: string; en: string }[] }).explanations ?? []).map((e) => ({
+          es: e.es,
+          en: e.en,
+        })),
+      })),
+      subjects: document.subjects,
+      eurovoc: document.eurovoc,
+      relations: document.relations,
+      paragraphs: document.paragraphs,
+      provenance: document.provenance,
+    },
+    reasons,
+    readers,
+  };
+}
+
+/** Back to the search the reader came from (same origin, /app/search only), or to an empty search. */
+function searchReferer(request: Request): string {
+  try {
+    const referer = new URL(request.headers.get("referer") ?? "");
+    if (referer.origin === new URL(request.url).origin && referer.pathname === "/app/search") {
+      return `/app/search${referer.search}`;
+    }
+  } catch {
+    // No or malformed Referer: the plain search.
+  }
+  return "/app/search";
+}
+
+/** Notes (create, edit, delete: the author's) and shares (email, a group's chat), audited; forms that work without JavaScript. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const member = requireMember(context, "documents.read");
+  const services = context.get(servicesContext);
+  const database = services.api.database;
+  const document = await getDocument(database, params.id, member.organizationId);
+  if (!document) throw data("Not found", { status: 404 });
+  const meta = requestMeta(request, context);
+  const outcome = await collabAction(
+    {
+      database,
+      member,
+      locale: appLocale(context),
+      documentId: document.id,
+      paragraphCount: document.paragraphs.length,
+      origin: { ip: meta.ip, userAgent: meta.userAgent },
+      mailFrom: services.config?.mailFrom ?? "web@example.com",
+      siteUrl: services.config?.siteUrl ?? new URL(request.url).origin,
+    },
+    await request.formData(),
+  );
+  if (!outcome) return data<CollabOutcome>({ failure: "not_found", status: 404 }, { status: 400 });
+  return data(outcome, { status: "status" in outcome ? outcome.status : 200 });
+}
+
+export default function DocumentPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale, document: doc, reasons, readers, collab, annotate, backHref } = loaderData;
+  const result = actionData as CollabResult | undefined;
+  const app = appMessages(locale);
+  const t = app.docs.document;
+  const reuse =
+    doc.source === "feed" ? fill(t.reuse.feed, { name: doc.feedName ?? doc.officialUrl }) : t.reuse[doc.source];
+  const relationLabel = (type: string) => (t.relationTypes as Record<string, string>)[type] ?? type;
+  const otherLinks = Object.entries(doc.links).filter(([, href]) => href && href !== doc.officialUrl);
+  return (
+    <article aria-labelledby="doc-title">
+      <p className="mb-2">
+        <a href={backHref}>{t.back}</a>
+      </p>
+      <h1 id="doc-title" className="h3" lang={doc.language}>
+        {doc.title || app.docs.untitled}
+      </h1>
+      <DocumentBadges document={doc} locale={locale} />
+      <p className="mt-2">
+        <a href={doc.officialUrl} rel="noopener noreferrer" className="fw-semibold">
+          {t.official}
+        </a>
+        <span className="text-body-secondary"> · {doc.sourceId}</span>
+      </p>
+      <div className="row g-3">
+        <div className="col-lg-8 order-2 order-lg-1">
+          <section aria-labelledby="doc-text-heading" className="mb-4">
+            <h2 id="doc-text-heading" className="h5">
+              {t.text}
+            </h2>
+            {doc.paragraphs.length > 0 ? (
+              <DocumentText paragraphs={doc.paragraphs} lang={doc.language} />
+            ) : (
+              <p className="text-body-secondary">{t.noText}</p>
+            )}
+          </section>
+          <DocumentNotes locale={locale} collab={collab} result={result} annotate={annotate} />
+          <section aria-labelledby="doc-provenance" className="mb-4">
+            <h2 id="doc-provenance" className="h5">
+              {t.provenance}
+            </h2>
+            <p className="small text-body-secondary">
+              {t.provenanceLead} {fill(t.version, { version: doc.version })}.
+            </p>
+            <div className="table-responsive">
+              <table className="table table-sm small align-top">
+                <thead>
+                  <tr>
+                    <th scope="col">{t.url}</th>
+                    <th scope="col">{t.fetchedAt}</th>
+                    <th scope="col">{t.sha256}</th>
+                    <th scope="col">{t.parser}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {doc.provenance.map((p) => (
+                    <tr key={`${p.url}-${p.sha256}`} data-testid="provenance-row">
+                      <td className="text-break">{p.url}</td>
+                      <td className="text-nowrap">{formatDateTime(p.fetchedAt, locale)}</td>
+                      <td>
+                        <code className="text-break">{p.sha256}</code>
+                      </td>
+                      <td>
+                        <code>{p.parser}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+          <p className="small text-body-secondary border-top pt-3" data-testid="reuse-notice">
+            {reuse}
+          </p>
+        </div>
+        <div className="col-lg-4 order-1 order-lg-2">
+          <section aria-labelledby="doc-details" className="card mb-3">
+            <div className="card-body">
+              <h2 id="doc-details" className="h5">
+                {t.details}
+              </h2>
+              <dl className="row small mb-0 doc-details">
+                <dt className="col-5">{t.source}</dt>
+                <dd className="col-7">{app.docs.sourceNames[doc.source]}</dd>
+                <dt className="col-5">{t.sourceId}</dt>
+                <dd className="col-7 text-break">{doc.sourceId}</dd>
+                <dt className="col-5">{t.rank}</dt>
+                <dd className="col-7">{doc.rank ?? "—"}</dd>
+                <dt className="col-5">{t.department}</dt>
+                <dd className="col-7">{doc.department ?? "—"}</dd>
+                <dt className="col-5">{t.jurisdiction}</dt>
+                <dd className="col-7">
+                  {jurisdictionLabel(doc.jurisdiction, locale)}
+                  {reasons?.jurisdiction[locale] ? (
+                    <span className="d-block text-body-secondary">{reasons.jurisdiction[locale]}</span>
+                  ) : null}
+                </dd>
+                <dt className="col-5">{t.kind}</dt>
+                <dd className="col-7">
+                  {kindLabel(doc.kind, locale)}
+                  {reasons?.kind[locale] ? (
+                    <span className="d-block text-body-secondary">{reasons.kind[locale]}</span>
+                  ) : null}
+                </dd>
+                <dt className="col-5">{t.relevance}</dt>
+                <dd className="col-7">
+                  {doc.relevance ? app.docs.relevance[doc.relevance] : "—"}
+                  {reasons?.relevance[locale] ? (
+                    <span className="d-block text-body-secondary">{reasons.relevance[locale]}</span>
+                  ) : null}
+                </dd>
+                <dt className="col-5">{t.publishedOn}</dt>
+                <dd className="col-7">{formatDay(doc.publishedOn, locale)}</dd>
+                <dt className="col-5">{t.effective}</dt>
+                <dd className="col-7">
+                  {doc.effectiveDates.length > 0
+                    ? doc.effectiveDates.map((day) => formatDay(day, locale)).join(" · ")
+                    : t.noEffective}
+                </dd>
+                {doc.section ? (
+                  <>
+                    <dt className="col-5">{t.section}</dt>
+                    <dd className="col-7">{doc.section}</dd>
+                  </>
+                ) : null}
+                {doc.epigraph ? (
+                  <>
+                    <dt className="col-5">{t.epigraph}</dt>
+                    <dd className="col-7">{doc.epigraph}</dd>
+                  </>
+                ) : null}
+                {otherLinks.length > 0 ? (
+                  <>
+                    <dt className="col-5">{t.links}</dt>
+                    <dd className="col-7">
+                      {otherLinks.map(([kind, href], index) => (
+                        <span key={kind}>
+                          {index > 0 ? " · " : null}
+                          <a href={href} rel="noopener noreferrer">
+                            {kind.toUpperCase()}
+                          </a>
+                        </span>
+                      ))}
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+            </div>
+          </section>
+          <section aria-labelledby="doc-classification" className="card mb-3">
+            <div className="card-body">
+              <h2 id="doc-classification" className="h5">
+                {t.classification}
+              </h2>
+              <p className="small text-body-secondary">{t.classificationLead}</p>
+              <h3 className="h6">{t.areas}</h3>
+              {doc.areas.length === 0 ? <p className="small">{t.noAreas}</p> : null}
+              <ul className="list-unstyled small" data-testid="areas">
+                {doc.areas.map((area) => {
+                  const why = area.explanations.length > 0 ? area.explanations.map((e) => e[locale]) : area.reasons;
+                  return (
+                    <li key={area.id} className="mb-2">
+                      <span className="fw-semibold">{areaLabel(area.id, locale)}</span>{" "}
+                      <span className="text-body-secondary">
+                        ({fill(t.score, { score: formatScore(area.score, locale) })})
+                      </span>
+                      <ul className="mb-0">
+                        {why.map((reason) => (
+                          <li key={reason}>{reason}</li>
+                        ))}
+                      </ul>
+                    </li>
+                  );
+                })}
+              </ul>
+              {doc.subjects.length > 0 ? (
+                <>
+                  <h3 className="h6">{t.subjects}</h3>
+                  <p className="small">{doc.subjects.map((s) => s.label).join(" · ")}</p>
+                </>
+              ) : null}
+              {doc.eurovoc.length > 0 ? (
+                <>
+                  <h3 className="h6">{t.eurovoc}</h3>
+                  <p className="small mb-0">{doc.eurovoc.map((s) => s.label).join(" · ")}</p>
+                </>
+              ) : null}
+            </div>
+          </section>
+          <section aria-labelledby="doc-relations" className="card mb-3">
+            <div className="card-body">
+              <h2 id="doc-relations" className="h5">
+                {t.relations}
+              </h2>
+              {doc.relations.length === 0 ? <p className="small mb-0">{t.noRelations}</p> : null}
+              <ul className="list-unstyled small mb-0" data-testid="relations">
+                {doc.relations.map((relation) => (
+                  <li key={`${relation.type}-${relation.targetSourceId}`} className="mb-1">
+                    <span className="fw-semibold">{relationLabel(relation.type)}</span>:{" "}
+                    {relation.documentId ? (
+                      <a href={`/app/documents/${relation.documentId}`}>{relation.targetSourceId}</a>
+                    ) : (
+                      <span>
+                        {relation.targetSourceId} <span className="text-body-secondary">({t.notStored})</span>
+                      </span>
+                    )}
+                    {relation.label ? <span className="d-block text-body-secondary">{relation.label}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </section>
+          <DocumentShare locale={locale} collab={collab} result={result} />
+          {readers ? (
+            <section aria-labelledby="doc-readers" className="card mb-3">
+              <div className="card-body">
+                <h2 id="doc-readers" className="h5">
+                  {t.readers}
+                </h2>
+                <p className="small text-body-secondary">{t.readersLead}</p>
+                {readers.length === 0 ? <p className="small mb-0">{t.noReaders}</p> : null}
+                <ul className="list-unstyled small mb-0" data-testid="readers">
+                  {readers.map((reader) => (
+                    <li key={reader.userId} className="mb-1">
+                      <span className="fw-semibold">{reader.name}</span>{" "}
+                      <span className="text-body-secondary">{reader.email}</span>
+                      <span className="d-block">
+                        {t.firstRead}: {formatDateTime(reader.firstReadAt, locale)} · {t.lastRead}:{" "}
+                        {formatDateTime(reader.lastReadAt, locale)}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </section>
+          ) : null}
+        </div>
+      </div>
+    </article>
+  );
+}

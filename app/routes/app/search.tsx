@@ -1,0 +1,162 @@
+import { data } from "react-router";
+import { appLocale, requireMember } from "../../.server/auth/guard";
+import { servicesContext } from "../../.server/context";
+import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
+import { ResultList } from "../../components/app/documents/result-list";
+import { resultCount, SearchFilters } from "../../components/app/documents/search-filters";
+import { appMessages, fill } from "../../components/app/messages";
+import type { Route } from "./+types/search";
+
+export const handle = { layout: "bare" };
+
+/** The URL is the state: a GET form, shareable links, cursor pages. Invalid parameters answer 422 with field errors. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const member = requireMember(context, "documents.read");
+  const locale = appLocale(context);
+  const parsed = parseSearchParams(new URL(request.url).searchParams, locale);
+  const base = {
+    locale,
+    values: parsed.values,
+    page: parsed.page,
+    clearHref: `/app/search${filtersQuery({ q: parsed.values.q })}`,
+  };
+  if (!parsed.query) {
+    return data(
+      { ...base, errors: parsed.errors, items: [], total: null, facets: null, nextHref: null, firstHref: null },
+      { status: 422 },
+    );
+  }
+  const outcome = await runSearch(context.get(servicesContext).api.database, member.organizationId, parsed.query);
+  if (outcome === "bad-cursor") {
+    const t = appMessages(locale).docs.search;
+    return data(
+      {
+        ...base,
+        errors: { cursor: [t.invalid] } as Record<string, string[]>,
+        items: [],
+        total: null,
+        facets: null,
+        nextHref: null,
+        firstHref: `/app/search${filtersQuery(parsed.values)}`,
+      },
+      { status: 422 },
+    );
+  }
+  return {
+    ...base,
+    errors: {} as Record<string, string[]>,
+    items: outcome.items,
+    total: outcome.total,
+    facets: outcome.facets,
+    nextHref: outcome.nextCursor
+      ? `/app/search${filtersQuery(parsed.values, { cursor: outcome.nextCursor, page: String(parsed.page + 1) })}`
+      : null,
+    firstHref: parsed.cursor ? `/app/search${filtersQuery(parsed.values)}` : null,
+  };
+}
+
+export default function SearchPage({ loaderData }: Route.ComponentProps) {
+  const { locale, values, errors, items, total, facets, nextHref, firstHref, page, clearHref } = loaderData;
+  const t = appMessages(locale).docs.search;
+  const invalid = Object.keys(errors).length > 0;
+  const qInvalid = (errors.q?.length ?? 0) > 0;
+  return (
+    <>
+      <h1 className="h3">{t.title}</h1>
+      <p className="text-body-secondary">{t.lead}</p>
+      <search aria-label={t.title}>
+        <form method="get" action="/app/search" noValidate>
+          <div className="row g-2 align-items-end mb-3">
+            <div className="col-md">
+              <label htmlFor="search-q" className="form-label">
+                {t.q}
+              </label>
+              <input
+                type="search"
+                id="search-q"
+                name="q"
+                defaultValue={values.q ?? ""}
+                maxLength={500}
+                className={`form-control${qInvalid ? " is-invalid" : ""}`}
+                aria-describedby={qInvalid ? "search-q-hint search-q-error" : "search-q-hint"}
+                aria-invalid={qInvalid || undefined}
+              />
+              {qInvalid ? (
+                <div id="search-q-error" className="invalid-feedback">
+                  {errors.q?.join(" ")}
+                </div>
+              ) : null}
+            </div>
+            <div className="col-md-auto">
+              <button type="submit" className="btn btn-primary w-100">
+                {t.submit}
+              </button>
+            </div>
+            <p id="search-q-hint" className="form-text mt-1 mb-0">
+              {t.qHint}
+            </p>
+            {/* On phones the filters come first: a way past them. */}
+            <p className="d-lg-none mt-2 mb-0">
+              <a href="#search-results">{t.toResults}</a>
+            </p>
+          </div>
+          <div className="row g-3">
+            <div className="col-lg-3">
+              <fieldset>
+                <legend className="h6">{t.filters}</legend>
+                <SearchFilters
+                  locale={locale}
+                  values={values}
+                  facets={facets}
+                  errors={errors}
+                  idPrefix="search"
+                  withSort
+                />
+                <button type="submit" className="btn btn-outline-primary btn-sm w-100 mb-2">
+                  {t.submit}
+                </button>
+                <a href={clearHref} className="btn btn-link btn-sm w-100">
+                  {t.clear}
+                </a>
+              </fieldset>
+            </div>
+            <section className="col-lg-9" aria-labelledby="search-results">
+              <h2 id="search-results" className="h5">
+                {t.results}
+                {total !== null ? (
+                  <span className="ms-2 fs-6 fw-normal text-body-secondary" data-testid="result-count">
+                    {resultCount(locale, total)}
+                  </span>
+                ) : null}
+              </h2>
+              {invalid ? (
+                <div className="alert alert-danger" role="alert">
+                  {t.invalid}
+                </div>
+              ) : null}
+              {!invalid && items.length === 0 ? <p data-testid="no-results">{t.none}</p> : null}
+              <ResultList items={items} locale={locale} testId="results" />
+              {nextHref || firstHref ? (
+                <nav aria-label={t.pagination} className="d-flex flex-wrap gap-2 align-items-center mt-3">
+                  {firstHref ? (
+                    <a href={firstHref} className="btn btn-outline-secondary btn-sm">
+                      {t.first}
+                    </a>
+                  ) : null}
+                  <span className="small text-body-secondary" aria-current="page">
+                    {fill(t.page, { page })}
+                  </span>
+                  {nextHref ? (
+                    <a href={nextHref} className="btn btn-outline-primary btn-sm" rel="next">
+                      {t.next}
+                    </a>
+                  ) : null}
+                </nav>
+              ) : null}
+            </section>
+          </div>
+        </form>
+      </search>
+    </>
+  );
+}

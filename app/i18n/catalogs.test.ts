@@ -4,6 +4,7 @@ import { legalTexts as enLegal } from "../content/legal/en.ts";
 import { legalTexts as esLegal } from "../content/legal/es.ts";
 import { app as enApp } from "./en/app.ts";
 import { en } from "./en/index.ts";
+import { alerts as esAlerts } from "./es/alerts.ts";
 import { app as esApp } from "./es/app.ts";
 import { es } from "./es/index.ts";
 
@@ -42,7 +43,7 @@ describe("message catalogs", () => {
   });
 
   it("address the platform's user as tú too, never usted", () => {
-    const text = JSON.stringify(esApp);
+    const text = JSON.stringify(esApp) + JSON.stringify(esAlerts);
     // Formal imperatives and possessives the platform's first copy used.
     expect(text).not.toMatch(
       /\b(usted|escriba|elija|compruebe|vuelva|espere|inténtelo|acceda|cree|indique|pida|configure|escanee|copie|guarde|confirme|inicie|su (cuenta|correo|contraseña|aplicación|nombre|sesión|conexión)|sus (códigos|otras))\b/i,

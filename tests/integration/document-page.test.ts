@@ -11,6 +11,9 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider, useLoade
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unreadCount } from "../../app/.server/alerts/inbox.ts";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
+import { classify } from "../../app/.server/classify/classify.ts";
+import { reclassifyStale } from "../../app/.server/classify/reclassify.ts";
+import { createTopic, rematchOrganisation, topicsOfDocument } from "../../app/.server/classify/topics.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { alerts } from "../../app/.server/db/schema/alerts.ts";
 import { user } from "../../app/.server/db/schema/auth.ts";
@@ -114,6 +117,44 @@ describe("document page loader", () => {
     // Only that document's alert, only Ana's.
     expect(await unreadCount(database.db, ana.userId)).toBe(1);
     expect(await unreadCount(database.db, root.userId)).toBe(1);
+  });
+
+  it("shows the organisation's own topics (to it alone) and the document's label history", async () => {
+    const id = ids.get("BOE-A-2018-16673") ?? "";
+    const record = async () => undefined;
+    await createTopic(
+      database.db,
+      record,
+      { organizationId: "org-a", userId: ana.userId, email: ana.email },
+      {
+        name: "RGPD interno",
+        keywords: ["DATOS PERSONALES"],
+        area: "data-protection",
+      },
+    );
+    await rematchOrganisation(database, "org-a");
+    // New tables, rules or model: a pass under another version that changes this document's relevance.
+    await reclassifyStale(database, {
+      version: "test-next",
+      classify: (doc) => ({
+        ...classify(doc),
+        relevance: doc.sourceId === "BOE-A-2018-16673" ? "low" : classify(doc).relevance,
+      }),
+    });
+
+    const { data } = await load(ana, id);
+    expect(data?.topics).toEqual([
+      expect.objectContaining({
+        name: "RGPD interno",
+        area: "data-protection",
+        reasons: [expect.objectContaining({ es: expect.stringContaining("DATOS PERSONALES") })],
+      }),
+    ]);
+    expect(data?.history.map((entry) => [entry.cause, entry.relevance])).toEqual([
+      ["reclassified", "low"],
+      ["ingested", "high"],
+    ]);
+    expect(await topicsOfDocument(database.db, "org-b", id)).toEqual([]);
   });
 
   it("leads back to the search the reader came from, and only to a search of this site", async () => {

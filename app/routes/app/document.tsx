@@ -1,5 +1,7 @@
 import { data } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
+import { labelHistory } from "../../.server/classify/history";
+import { topicsOfDocument } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
 import { type CollabOutcome, collabAction, collabView } from "../../.server/documents/collab-page";
 import { openDocument } from "../../.server/documents/page";
@@ -24,7 +26,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!opened) throw data("Not found", { status: 404 });
   const { document, reasons, readers } = opened;
   const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
+  const [topics, history] = await Promise.all([
+    topicsOfDocument(database.db, member.organizationId, document.id),
+    labelHistory(database.db, document.id),
+  ]);
   return {
+    topics,
+    history,
     backHref: searchReferer(request),
     collab: await collabView(database, member, document.id),
     annotate: Number.isInteger(paragraphParam) && paragraphParam >= 1 ? paragraphParam : null,
@@ -108,7 +116,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function DocumentPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, document: doc, reasons, readers, collab, annotate, backHref } = loaderData;
+  const { locale, document: doc, reasons, readers, collab, annotate, backHref, topics, history } = loaderData;
   const result = actionData as CollabResult | undefined;
   const app = appMessages(locale);
   const t = app.docs.document;
@@ -282,6 +290,40 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
                   );
                 })}
               </ul>
+              {topics.length > 0 ? (
+                <>
+                  <h3 className="h6">{t.topics}</h3>
+                  <ul className="list-unstyled small" data-testid="topics">
+                    {topics.map((topic) => (
+                      <li key={topic.id} className="mb-2">
+                        <span className="fw-semibold">{topic.name}</span>
+                        {topic.area ? (
+                          <span className="text-body-secondary"> · {areaLabel(topic.area, locale)}</span>
+                        ) : null}
+                        <ul className="mb-0">
+                          {topic.reasons.map((reason) => (
+                            <li key={reason.es}>{reason[locale]}</li>
+                          ))}
+                        </ul>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
+              {history.length > 1 ? (
+                <details className="small mb-2" data-testid="label-history">
+                  <summary>{fill(t.history, { count: history.length })}</summary>
+                  <ol className="mb-0 mt-2" reversed>
+                    {history.map((entry) => (
+                      <li key={`${entry.at}-${entry.classifierVersion}`}>
+                        {formatDateTime(entry.at, locale)} · {t.historyCauses[entry.cause]}:{" "}
+                        {entry.areas.map((id) => areaLabel(id, locale)).join(", ")} ·{" "}
+                        {entry.relevance ? app.docs.relevance[entry.relevance as "high" | "medium" | "low"] : "—"}
+                      </li>
+                    ))}
+                  </ol>
+                </details>
+              ) : null}
               {doc.subjects.length > 0 ? (
                 <>
                   <h3 className="h6">{t.subjects}</h3>

@@ -116,6 +116,16 @@ describe("rate limits key on the real client", () => {
   }, 60_000);
 });
 
+/** Two servers started at the same moment, each stopped after the test even if the other failed to start. */
+async function startTwo(env: Record<string, string>) {
+  const started = await Promise.allSettled([startServer({ env }), startServer({ env })]);
+  for (const result of started) if (result.status === "fulfilled") cleanup.push(() => result.value.stop());
+  const [a, b] = started;
+  if (a?.status !== "fulfilled") throw a?.reason;
+  if (b?.status !== "fulfilled") throw b?.reason;
+  return [a.value, b.value] as const;
+}
+
 describe.skipIf(!testDatabaseUrl)("several instances on one PostgreSQL", () => {
   it("store each request once and mail it exactly once while racing for the outbox", async () => {
     const databaseUrl = await freshDatabase();
@@ -123,11 +133,7 @@ describe.skipIf(!testDatabaseUrl)("several instances on one PostgreSQL", () => {
     cleanup.push(() => smtp.stop());
     const env = { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url, ...noLimits, ...fastRetries };
     // Both start at the same moment: migrations run under an advisory lock.
-    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-    cleanup.push(
-      () => a.stop(),
-      () => b.stop(),
-    );
+    const [a, b] = await startTwo(env);
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i % 2 ? a : b, i)));
     expect(answers.map((x) => x.status)).toEqual(Array(30).fill(201));
     await smtp.setMode("accept");
@@ -141,11 +147,7 @@ describe.skipIf(!testDatabaseUrl)("several instances on one PostgreSQL", () => {
   it("share their rate limits", async () => {
     const databaseUrl = await freshDatabase();
     const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: "3", RATE_LIMIT_PER_HOUR: "100" };
-    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-    cleanup.push(
-      () => a.stop(),
-      () => b.stop(),
-    );
+    const [a, b] = await startTwo(env);
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await post(i % 2 ? a : b, i)).status);
     expect(statuses).toEqual([201, 201, 201, 429]);

@@ -5,6 +5,7 @@ import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { PasskeyRegister } from "../../components/app/passkey";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { changePasswordSchema, parseForm, passwordOnlySchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/account";
 
@@ -76,6 +77,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const t = appMessages(locale);
   const result = actionData && "intent" in actionData ? actionData : undefined;
   const failure = actionData && !("intent" in actionData) ? actionData : undefined;
+  const passwordForm = useSchemaValidation(changePasswordSchema(locale), failure?.errors);
+  const codesForm = useSchemaValidation(passwordOnlySchema(locale), failure?.errors);
   const { passwordChanged } = loaderData;
   return (
     <>
@@ -138,7 +141,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <h2 id="account-password" className="h5">
             {t.account.password}
           </h2>
-          <Form method="post" noValidate>
+          <Form method="post" noValidate onSubmit={passwordForm.onSubmit}>
             <input type="hidden" name="intent" value="password" />
             <input type="text" name="username" autoComplete="username" hidden readOnly />
             <FormField
@@ -147,7 +150,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               autoComplete="current-password"
               required
               label={t.account.currentPassword}
-              errors={failure?.errors?.currentPassword}
+              errors={passwordForm.errors?.currentPassword}
             />
             <FormField
               name="newPassword"
@@ -156,7 +159,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               minLength={12}
               required
               label={t.account.newPassword}
-              errors={failure?.errors?.newPassword}
+              errors={passwordForm.errors?.newPassword}
             />
             <button type="submit" className="btn btn-primary">
               {t.account.changePassword}
@@ -178,7 +181,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               </ol>
             </>
           ) : null}
-          <Form method="post" noValidate>
+          <Form method="post" noValidate onSubmit={codesForm.onSubmit}>
             <input type="hidden" name="intent" value="recovery-codes" />
             <p className="small text-body-secondary">{t.account.regenerateLead}</p>
             <FormField
@@ -188,7 +191,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               autoComplete="current-password"
               required
               label={t.mfa.password}
-              errors={failure?.errors?.password}
+              errors={codesForm.errors?.password}
             />
             <button type="submit" className="btn btn-outline-primary">
               {t.account.regenerate}

@@ -4,6 +4,7 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { groupNameSchema, parseForm } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/admin-groups";
 
@@ -72,6 +73,7 @@ export default function AdminGroups({ loaderData, actionData }: Route.ComponentP
   const t = appMessages(locale);
   const done = actionData && "done" in actionData ? actionData.done : undefined;
   const failure = actionData && !("done" in actionData) ? actionData : undefined;
+  const create = useSchemaValidation(groupNameSchema(locale), failure?.errors);
   return (
     <>
       <h1 className="h3">{t.groups.title}</h1>
@@ -80,10 +82,10 @@ export default function AdminGroups({ loaderData, actionData }: Route.ComponentP
       <FormAlert kind="danger">
         {failure?.formError ? t.errors[failure.formError] : failure?.errors?.id?.join(" ")}
       </FormAlert>
-      <Form method="post" noValidate className="row g-2 align-items-end mb-4">
+      <Form method="post" noValidate className="row g-2 align-items-end mb-4" onSubmit={create.onSubmit}>
         <input type="hidden" name="intent" value="create" />
         <div className="col-sm-8 col-lg-5">
-          <FormField name="name" id="new-group-name" required label={t.groups.name} errors={failure?.errors?.name} />
+          <FormField name="name" id="new-group-name" required label={t.groups.name} errors={create.errors?.name} />
         </div>
         <div className="col-auto mb-3">
           <button type="submit" className="btn btn-primary">

@@ -5,6 +5,7 @@ import { grantableRoles, isRole } from "../../.server/auth/permissions";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { inviteSchema, parseForm, roleSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/admin-members";
 
@@ -96,6 +97,7 @@ export default function AdminMembers({ loaderData, actionData }: Route.Component
   const t = appMessages(locale);
   const done = actionData && "done" in actionData ? actionData.done : undefined;
   const failure = actionData && !("done" in actionData) ? actionData : undefined;
+  const invite = useSchemaValidation(inviteSchema(locale), failure?.errors, ["groups"]);
   return (
     <>
       <h1 className="h3 mb-4">{t.members.title}</h1>
@@ -176,15 +178,9 @@ export default function AdminMembers({ loaderData, actionData }: Route.Component
           <h2 id="invite-title" className="h5">
             {t.members.invite}
           </h2>
-          <Form method="post" noValidate>
+          <Form method="post" noValidate onSubmit={invite.onSubmit}>
             <input type="hidden" name="intent" value="invite" />
-            <FormField
-              name="email"
-              type="email"
-              required
-              label={t.members.inviteEmail}
-              errors={failure?.errors?.email}
-            />
+            <FormField name="email" type="email" required label={t.members.inviteEmail} errors={invite.errors?.email} />
             <div className="mb-3">
               <label htmlFor="invite-role" className="form-label">
                 {t.members.inviteRole}

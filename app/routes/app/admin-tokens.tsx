@@ -5,6 +5,7 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, formatDateTime } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { apiTokenFormSchema, tokenExpiry } from "../../lib/api-token-schema";
 import { parseForm } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/admin-tokens";
@@ -62,6 +63,7 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
   const t = appMessages(locale);
   const created = actionData && "token" in actionData ? actionData.token : undefined;
   const failure = actionData && "errors" in actionData ? actionData : undefined;
+  const create = useSchemaValidation(apiTokenFormSchema(locale), failure?.errors);
   const now = Date.now();
   return (
     <>
@@ -76,7 +78,7 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
         </div>
       ) : null}
       <FormAlert kind="danger">{failure?.formError ? t.errors[failure.formError] : undefined}</FormAlert>
-      <Form method="post" noValidate className="row g-2 align-items-end mb-4">
+      <Form method="post" noValidate className="row g-2 align-items-end mb-4" onSubmit={create.onSubmit}>
         <input type="hidden" name="intent" value="create" />
         <div className="col-md-4">
           <FormField
@@ -85,7 +87,7 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
             required
             maxLength={100}
             label={t.tokens.name}
-            errors={failure?.errors?.name}
+            errors={create.errors?.name}
           />
         </div>
         <div className="col-md-3 mb-3">
@@ -103,7 +105,7 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
             id="token-expiry"
             type="date"
             label={t.tokens.expiresAt}
-            errors={failure?.errors?.expiresAt}
+            errors={create.errors?.expiresAt}
           />
         </div>
         <div className="col-md-2 mb-3">

@@ -5,6 +5,7 @@ import { appLocale, appSessionContext, requestMeta, withCookies } from "../../.s
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { parseForm, passwordOnlySchema, totpCodeSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/mfa";
 
@@ -45,6 +46,8 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
   const { enrolment, qr } = loaderData;
   const t = appMessages(loaderData.locale);
   const busy = useNavigation().state === "submitting";
+  const verify = useSchemaValidation(totpCodeSchema(loaderData.locale), actionData?.errors);
+  const start = useSchemaValidation(passwordOnlySchema(loaderData.locale), actionData?.errors);
   return (
     <div className="row justify-content-center">
       <div className="col-lg-9">
@@ -65,7 +68,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
               >
                 {enrolment.totpURI}
               </code>
-              <Form method="post" noValidate>
+              <Form method="post" noValidate onSubmit={verify.onSubmit}>
                 <input type="hidden" name="intent" value="verify" />
                 <FormField
                   name="code"
@@ -75,7 +78,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
                   maxLength={6}
                   required
                   label={t.mfa.code}
-                  errors={actionData?.errors?.code}
+                  errors={verify.errors?.code}
                 />
                 <button type="submit" className="btn btn-primary" disabled={busy}>
                   {t.mfa.submit}
@@ -93,7 +96,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
             </div>
           </div>
         ) : (
-          <Form method="post" noValidate className="col-md-6">
+          <Form method="post" noValidate className="col-md-6" onSubmit={start.onSubmit}>
             <p>{t.mfa.passwordLead}</p>
             <input type="hidden" name="intent" value="start" />
             <FormField
@@ -102,7 +105,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
               autoComplete="current-password"
               required
               label={t.mfa.password}
-              errors={actionData?.errors?.password}
+              errors={start.errors?.password}
             />
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {t.mfa.start}

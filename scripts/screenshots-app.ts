@@ -1,0 +1,131 @@
+/**
+ * `npm run screenshots:app`: every signed-in platform page in Spanish and English, at 390 and
+ * 1440 px, light and dark, into screenshots/app/{locale}/. The recorded BOE day 2018-12-06 and
+ * the EUR-Lex feed are ingested first (replay server, in process), then the production server
+ * starts on that data; the owner is set up over HTTP with TOTP, and a topic, a profile and a note
+ * are added so that the pages are not empty. Builds if needed.
+ */
+import { execSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase } from "../app/.server/db/client.ts";
+import { defaultMigrationsDir, migrate } from "../app/.server/db/migrate.ts";
+import { launchBrowser, visitorUserAgent } from "../tests/support/browser.ts";
+import { ingestRecorded } from "../tests/support/documents-fixtures.ts";
+import { setupOwnerOverHttp } from "../tests/support/http-session.ts";
+import { startServer } from "../tests/support/server.ts";
+
+if (!existsSync("build/server/index.js") || !existsSync("build/client")) {
+  execSync("npm run build", { stdio: "inherit" });
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "app-screens-"));
+const database = await openDatabase({ pgliteDir: path.join(dataDir, "db") });
+await migrate(database, defaultMigrationsDir);
+const ids = await ingestRecorded(database, ["2018-12-06"]);
+await database.close();
+const documentId = ids.get("BOE-A-2018-16673") ?? "";
+
+const server = await startServer({ dataDir, env: { LOG_LEVEL: "warn" } });
+const owner = await setupOwnerOverHttp(server.url, dataDir);
+const ok = (response: Response, what: string) => {
+  if (response.status >= 400) throw new Error(`${what} answered ${response.status}`);
+};
+ok(
+  await owner.request("/app/admin/topics", {
+    form: {
+      intent: "create",
+      name: "Protección de datos interna",
+      keywords: "datos personales\nRGPD",
+      area: "data-protection",
+    },
+  }),
+  "topic",
+);
+ok(
+  await owner.request("/app/profiles/new", {
+    form: {
+      intent: "save",
+      name: "Protección de datos",
+      owner: "me",
+      areas: "data-protection",
+      minRelevance: "",
+      keywords: "",
+      query: "",
+      email: "digest",
+      digestHour: "8",
+      language: "es",
+    },
+  }),
+  "profile",
+);
+ok(
+  await owner.request(`/app/documents/${documentId}`, {
+    form: {
+      intent: "note.create",
+      body: "Revisar el **artículo 37** con el DPD.",
+      visibility: "organization",
+      paragraph: "3",
+    },
+  }),
+  "note",
+);
+
+const pages: [string, string][] = [
+  ["home", "/app"],
+  ["search", "/app/search?q=proteccion+de+datos"],
+  ["document", `/app/documents/${documentId}`],
+  ["alerts", "/app/alerts"],
+  ["profiles", "/app/profiles"],
+  ["profile-new", "/app/profiles/new"],
+  ["account", "/app/account"],
+  ["members", "/app/admin/members"],
+  ["groups", "/app/admin/groups"],
+  ["tokens", "/app/admin/tokens"],
+  ["topics", "/app/admin/topics"],
+  ["sources", "/app/admin/sources"],
+  ["deliveries", "/app/admin/deliveries"],
+  ["audit", "/app/admin/audit?verify=1"],
+];
+const origin = new URL(server.url);
+const cookies = owner.cookie
+  .split(/;\s*/)
+  .filter(Boolean)
+  .map((pair) => {
+    const index = pair.indexOf("=");
+    return { name: pair.slice(0, index), value: pair.slice(index + 1), domain: origin.hostname, path: "/" };
+  });
+const browser = await launchBrowser();
+try {
+  for (const locale of ["es", "en"] as const) {
+    // The user's language is a preference of the account: the switch stores it.
+    await owner.request("/app/locale", { form: { locale } });
+    const dir = path.join("screenshots", "app", locale);
+    mkdirSync(dir, { recursive: true });
+    for (const [name, pathname] of pages) {
+      for (const width of [390, 1440]) {
+        for (const colorScheme of ["light", "dark"] as const) {
+          const context = await browser.newContext({
+            viewport: { width, height: 900 },
+            userAgent: visitorUserAgent(browser),
+            colorScheme,
+            reducedMotion: "reduce",
+            locale: locale === "en" ? "en-GB" : "es-ES",
+          });
+          await context.addCookies(cookies);
+          const page = await context.newPage();
+          const response = await page.goto(`${server.url}${pathname}`, { waitUntil: "networkidle" });
+          if (!response?.ok()) throw new Error(`${pathname} answered ${response?.status()}`);
+          const file = path.join(dir, `${name}-${width}-${colorScheme}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          console.log(file);
+          await context.close();
+        }
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}

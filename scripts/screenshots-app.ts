@@ -29,10 +29,15 @@ const documentId = ids.get("BOE-A-2018-16673") ?? "";
 
 const server = await startServer({ dataDir, env: { LOG_LEVEL: "warn" } });
 const owner = await setupOwnerOverHttp(server.url, dataDir);
-const ok = (response: Response, what: string) => {
-  if (response.status >= 400) throw new Error(`${what} answered ${response.status}`);
+const ok = async (response: Response, what: string) => {
+  if (response.status >= 400) {
+    const text = await response.text();
+    throw new Error(
+      `${what} answered ${response.status}: ${text.match(/invalid-feedback[^>]*>([^<]*)/g)?.join(" ") ?? ""}`,
+    );
+  }
 };
-ok(
+await ok(
   await owner.request("/app/admin/topics", {
     form: {
       intent: "create",
@@ -43,7 +48,7 @@ ok(
   }),
   "topic",
 );
-ok(
+await ok(
   await owner.request("/app/profiles/new", {
     form: {
       intent: "save",
@@ -60,13 +65,13 @@ ok(
   }),
   "profile",
 );
-ok(
+await ok(
   await owner.request(`/app/documents/${documentId}`, {
     form: {
       intent: "note.create",
       body: "Revisar el **artículo 37** con el DPD.",
       visibility: "organization",
-      paragraph: "3",
+      paragraph: "",
     },
   }),
   "note",
@@ -74,6 +79,7 @@ ok(
 
 const pages: [string, string][] = [
   ["home", "/app"],
+  ["admin-menu", "/app"],
   ["search", "/app/search?q=proteccion+de+datos"],
   ["document", `/app/documents/${documentId}`],
   ["alerts", "/app/alerts"],
@@ -118,7 +124,12 @@ try {
           const response = await page.goto(`${server.url}${pathname}`, { waitUntil: "networkidle" });
           if (!response?.ok()) throw new Error(`${pathname} answered ${response?.status()}`);
           const file = path.join(dir, `${name}-${width}-${colorScheme}.png`);
-          await page.screenshot({ path: file, fullPage: true });
+          // The Administration disclosure, opened from the keyboard as a person would.
+          if (name === "admin-menu") {
+            await page.locator(".app-admin-menu summary").focus();
+            await page.keyboard.press("Enter");
+          }
+          await page.screenshot({ path: file, fullPage: name !== "admin-menu" });
           console.log(file);
           await context.close();
         }

@@ -34,17 +34,18 @@ export function AppShell({
         { to: "/app/search", label: t.nav.search, end: false },
         { to: "/app/alerts", label: a.nav.alerts, end: false },
         { to: "/app/profiles", label: a.nav.profiles, end: false },
-        ...(admin
-          ? [
-              { to: "/app/admin/deliveries", label: a.nav.deliveries, end: false },
-              { to: "/app/admin/members", label: t.nav.members, end: false },
-              { to: "/app/admin/groups", label: t.nav.groups, end: false },
-              { to: "/app/admin/tokens", label: t.nav.tokens, end: false },
-              { to: "/app/admin/topics", label: t.nav.topics, end: false },
-              { to: "/app/admin/audit", label: t.nav.audit, end: false },
-              { to: "/app/admin/sources", label: t.nav.sources, end: false },
-            ]
-          : []),
+      ]
+    : [];
+  // Admin pages in one disclosure: eleven entries on one line wrapped the header on a laptop.
+  const adminLinks = admin
+    ? [
+        { to: "/app/admin/members", label: t.nav.members },
+        { to: "/app/admin/groups", label: t.nav.groups },
+        { to: "/app/admin/topics", label: t.nav.topics },
+        { to: "/app/admin/sources", label: t.nav.sources },
+        { to: "/app/admin/deliveries", label: a.nav.deliveries },
+        { to: "/app/admin/tokens", label: t.nav.tokens },
+        { to: "/app/admin/audit", label: t.nav.audit },
       ]
     : [];
   return (
@@ -71,6 +72,22 @@ export function AppShell({
                 </NavLink>
               </li>
             ))}
+            {adminLinks.length > 0 ? (
+              <li className="nav-item">
+                <details className="app-admin-menu position-relative">
+                  <summary className="nav-link px-2">{t.nav.admin}</summary>
+                  <ul className="card list-unstyled position-absolute mt-1 py-2 shadow-sm app-admin-menu-panel">
+                    {adminLinks.map((link) => (
+                      <li key={link.to}>
+                        <NavLink to={link.to} className="dropdown-item px-3 py-1">
+                          {link.label}
+                        </NavLink>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              </li>
+            ) : null}
           </ul>
           <Form method="post" action="/app/locale" className="d-inline">
             <input type="hidden" name="locale" value={t.nav.languageCode} />

@@ -7,6 +7,7 @@ export const app: AppMessages = {
   skip: "Skip to content",
   nav: {
     label: "Platform navigation",
+    admin: "Administration",
     home: "Home",
     search: "Search",
     sources: "Sources",

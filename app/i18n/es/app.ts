@@ -6,6 +6,7 @@ export const app = {
   skip: "Saltar al contenido",
   nav: {
     label: "Navegación de la plataforma",
+    admin: "Administración",
     home: "Inicio",
     search: "Buscar",
     sources: "Fuentes",

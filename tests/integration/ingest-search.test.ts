@@ -1,4 +1,5 @@
 /** Search on PGlite and PostgreSQL: accents, stemming (es, en), phrases, exclusions, filters, facets, cursors, safe snippets, getDocument. */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
@@ -141,6 +142,34 @@ for (const target of databaseTargets()) {
       expect(all.items.map((i) => i.sourceId).sort()).toEqual(["32016R0679", "BOE-A-2024-1", "BOE-A-2024-4"]);
       expect(all.facets?.source).toEqual({ boe: 2, eurlex: 1 });
       expect(all.facets?.area).toMatchObject({ "data-protection": 3, banking: 1 });
+      expect(all.facets?.jurisdiction).toEqual({ EU: 1, ES: 2 });
+      // Counts of the dimensions without a filter of their own come from one grouped pass: they
+      // must equal counting each dimension on its own over the same documents.
+      const counted = async (column: string, where: string) =>
+        Object.fromEntries(
+          (
+            await database.rows<{ key: string; n: number }>(
+              sql.raw(
+                `select ${column} as key, count(*)::int as n from documents d where ${where} and ${column} is not null group by 1`,
+              ),
+            )
+          ).map((row) => [row.key, row.n]),
+        );
+      const narrowed = await searchDocuments(database, { q: "datos", source: "boe" });
+      for (const column of ["jurisdiction", "kind", "relevance"] as const) {
+        expect(narrowed.facets?.[column], column).toEqual(
+          await counted(
+            column,
+            "d.source = 'boe' and (d.search_es @@ websearch_to_tsquery('es_unaccent', 'datos') or d.search_en @@ websearch_to_tsquery('en_unaccent', 'datos'))",
+          ),
+        );
+      }
+      expect(narrowed.facets?.source).toEqual(
+        await counted(
+          "source",
+          "(d.search_es @@ websearch_to_tsquery('es_unaccent', 'datos') or d.search_en @@ websearch_to_tsquery('en_unaccent', 'datos'))",
+        ),
+      );
       const dated = await searchDocuments(database, { from: "2024-01-06", to: "2024-01-08", source: "boe" });
       expect(dated.items.map((i) => i.sourceId)).toEqual(["BOE-A-2024-4", "BOE-A-2024-2"]);
       expect(dated.items[0]).toMatchObject({

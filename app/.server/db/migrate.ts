@@ -20,6 +20,9 @@ export async function migrate(database: Database, migrationsDir: string): Promis
   const applied: string[] = [];
   await database.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${migrationLockKey})`);
+    // A migration may rewrite a large table (a backfill): the pool's 15 s statement limit is for
+    // requests, not for this transaction. (PGlite has no timeout to lift.)
+    if (database.kind === "postgres") await tx.execute(sql`set local statement_timeout = 0`);
     await tx.execute(
       sql`create table if not exists app_migrations (tag text primary key, hash text not null, applied_at timestamptz not null default now())`,
     );

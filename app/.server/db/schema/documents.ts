@@ -5,6 +5,8 @@
  * a trigger and indexed in the custom migration (drizzle/*_documents_search.sql): Spanish and
  * English configurations with unaccent, GIN indexes, and a pg_trgm index on titles.
  */
+
+import { sql } from "drizzle-orm";
 import {
   boolean,
   customType,
@@ -38,6 +40,8 @@ export const documents = pgTable(
     departmentCode: text("department_code"),
     jurisdiction: text("jurisdiction"),
     areas: jsonb("areas").$type<AreaLabel[]>(),
+    /** The areas' ids, kept from `areas` by a trigger (drizzle/*_documents_area_ids.sql): facet counts from an index. */
+    areaIds: text("area_ids").array().notNull().default(sql`'{}'::text[]`),
     relevance: text("relevance"),
     classification: jsonb("classification"),
     classifierVersion: text("classifier_version"),
@@ -66,6 +70,12 @@ export const documents = pgTable(
     index("documents_published_idx").on(t.publishedOn, t.id),
     index("documents_jurisdiction_idx").on(t.jurisdiction),
     index("documents_kind_idx").on(t.kind),
+    // Facet counts read these indexes alone (index-only scans) instead of the whole table.
+    index("documents_source_idx").on(t.source),
+    index("documents_relevance_idx").on(t.relevance),
+    index("documents_area_ids_idx").on(t.areaIds),
+    // The area filter (area_ids @> array[…]) from its GIN index.
+    index("documents_area_ids_gin").using("gin", t.areaIds),
   ],
 );
 

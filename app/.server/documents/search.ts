@@ -175,7 +175,7 @@ interface Row {
 }
 
 /** How many of the newest matches a relevance-ordered search ranks (see searchDocuments). */
-export const RANK_CANDIDATES = 1000;
+export const RANK_CANDIDATES = 500;
 
 const itemColumns = sql.raw(`d.id, d.source, d.source_id, d.title, d.language, d.titles, d.published_on, d.kind, d.rank,
   d.department, d.jurisdiction, d.areas, d.relevance, d.official_url, d.effective_dates, d.sample`);

@@ -7,46 +7,13 @@ import { createDeliveryWorker } from "../../app/.server/alerts/worker.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport } from "../../app/.server/mail/transport.ts";
-import { memoryDirectory, memoryDocuments, openMigrated } from "../support/alerts-fixtures.ts";
+import { memoryDirectory, memoryDocuments, openMigrated, readSse } from "../support/alerts-fixtures.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
 const log = createLogger("silent");
 
-interface SseEvent {
-  event?: string;
-  id?: string;
-  data?: string;
-}
-
-/** Reads SSE frames off a Response body. */
-function sseReader(response: Response) {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const events: SseEvent[] = [];
-  let comments = 0;
-  let buffer = "";
-  const pump = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end = buffer.indexOf("\n\n");
-      while (end >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event: SseEvent = {};
-        for (const line of frame.split("\n")) {
-          if (line.startsWith(":")) comments++;
-          const [key, ...rest] = line.split(": ");
-          if (key === "event" || key === "id" || key === "data") event[key] = rest.join(": ");
-        }
-        if (event.event) events.push(event);
-        end = buffer.indexOf("\n\n");
-      }
-    }
-  })();
-  return { events, comments: () => comments, pump };
-}
+/** The SSE body of an events answer, read as a page would (tests/support/alerts-fixtures.ts). */
+const sseReader = (response: Response) => readSse(response.body as ReadableStream<Uint8Array>);
 
 for (const target of databaseTargets()) {
   describe(`alert events on ${target.name}`, () => {

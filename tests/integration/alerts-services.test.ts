@@ -107,10 +107,14 @@ describe("alerts wired in the services", () => {
     expect(body.data.webhookId).toBe(hook.id);
     expect(body.data.document.id).toBe(documentId);
     expect(body.data.document).not.toHaveProperty("text");
-    const [row] = await app.database.rows<{ attempts: number; status: string }>(
-      sql`select attempts, status from deliveries where channel = 'webhook'`,
-    );
-    expect(row).toEqual({ attempts: 2, status: "sent" });
+    // The receiver answers before the worker records the answer: wait for the row, not the request.
+    const webhookRow = async () =>
+      (
+        await app.database.rows<{ attempts: number; status: string }>(
+          sql`select attempts, status from deliveries where channel = 'webhook'`,
+        )
+      )[0];
+    await expect.poll(webhookRow, { timeout: 10_000 }).toEqual({ attempts: 2, status: "sent" });
 
     // Matching again (a reclassification with the same result) sends nothing twice.
     const again = await app.services.alerts.matchNow(documentId);

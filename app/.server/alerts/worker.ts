@@ -8,6 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { Database } from "../db/client.ts";
 import { deliveries, webhooks } from "../db/schema.ts";
+import { createPollLoop } from "../jobs/poll-loop.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
 import { retryDelayMs } from "../outbox/worker.ts";
@@ -92,10 +93,6 @@ export function createDeliveryWorker(deps: {
   const { database } = deps;
   const settings = { ...defaultDeliverySettings, ...deps.settings };
   const log = deps.log.child({ component: "deliveries" });
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
 
   async function claim(): Promise<Claimed[]> {
     return database.rows<Claimed>(sql`
@@ -242,7 +239,7 @@ export function createDeliveryWorker(deps: {
 
   async function drain(): Promise<number> {
     let handled = 0;
-    while (!stopping) {
+    while (!loop.stopping) {
       const rows = await claim();
       if (rows.length === 0) break;
       const inApp = rows.filter((row) => row.channel === "inapp");
@@ -257,53 +254,13 @@ export function createDeliveryWorker(deps: {
     return handled;
   }
 
-  function sleep(ms: number): Promise<void> {
-    if (woken) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        woken = false;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    let failingSince = 0;
-    while (!stopping) {
-      try {
-        await drain();
-        failingSince = 0;
-      } catch (error) {
-        if (!failingSince || Date.now() - failingSince > 60_000) {
-          log.warn({ err: error }, "delivery poll failed");
-          failingSince = Date.now();
-        }
-      }
-      if (!stopping) await sleep(settings.pollMs);
-    }
-  }
+  const loop = createPollLoop({ pollMs: settings.pollMs, log, name: "delivery", tick: drain });
 
   return {
-    start() {
-      loop ??= run();
-    },
+    start: () => loop.start(),
     drain,
-    wake() {
-      woken = true;
-      wakeUp?.();
-    },
-    async stop() {
-      stopping = true;
-      wakeUp?.();
-      await loop;
-    },
+    wake: () => loop.wake(),
+    stop: () => loop.stop(),
   };
 }
 

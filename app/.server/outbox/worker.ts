@@ -9,6 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import type { ContactStore } from "../contact/store.ts";
 import type { Database } from "../db/client.ts";
 import { contactRequests, mailOutbox, outbox } from "../db/schema.ts";
+import { createPollLoop } from "../jobs/poll-loop.ts";
 import type { Logger } from "../logger.ts";
 import { buildNotification, type NotificationOptions } from "../mail/notification.ts";
 import type { MailTransport } from "../mail/transport.ts";
@@ -67,13 +68,8 @@ export function createOutboxWorker(deps: {
   const { database, store, transport, settings } = deps;
   const batchSize = 8;
   const log = deps.log.child({ component: "outbox" });
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
   let lastRetention = 0;
   let lastFlashCleanup = 0;
-  let failingSince = 0;
 
   /** Up to `batch` due rows, claimed with a lease; rows other instances hold are skipped. */
   async function claim(): Promise<Claimed[]> {
@@ -201,7 +197,7 @@ export function createOutboxWorker(deps: {
 
   async function drain(): Promise<number> {
     let handled = 0;
-    while (!stopping) {
+    while (!loop.stopping) {
       const mails = await claimMail();
       if (mails.length === 0) break;
       const results = await Promise.allSettled(mails.map((row) => processMail(row)));
@@ -209,7 +205,7 @@ export function createOutboxWorker(deps: {
       if (failed) throw failed.reason;
       handled += mails.length;
     }
-    while (!stopping) {
+    while (!loop.stopping) {
       const rows = await claim();
       if (rows.length === 0) break;
       // A few mails in parallel over the transport's pooled connections.
@@ -236,54 +232,22 @@ export function createOutboxWorker(deps: {
     }
   }
 
-  function sleep(ms: number): Promise<void> {
-    if (woken) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        woken = false;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    while (!stopping) {
-      try {
-        await housekeeping();
-        await drain();
-        if (failingSince) log.info("outbox database reachable again");
-        failingSince = 0;
-      } catch (error) {
-        // The database may be down: keep polling, log once per minute at most.
-        if (!failingSince || Date.now() - failingSince > 60_000) {
-          log.warn({ err: error }, "outbox poll failed");
-          failingSince = Date.now();
-        }
-      }
-      if (!stopping) await sleep(settings.pollMs);
-    }
-  }
+  const loop = createPollLoop({
+    pollMs: settings.pollMs,
+    log,
+    name: "outbox",
+    async tick() {
+      await housekeeping();
+      await drain();
+    },
+  });
 
   return {
-    start() {
-      loop ??= run();
-    },
+    start: () => loop.start(),
     drain,
-    wake() {
-      woken = true;
-      wakeUp?.();
-    },
+    wake: () => loop.wake(),
     async stop() {
-      stopping = true;
-      wakeUp?.();
-      await loop;
+      await loop.stop();
       transport.close();
     },
   };

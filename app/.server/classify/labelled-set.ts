@@ -1,7 +1,9 @@
 /**
- * The labelled set (data/classify/labelled.jsonl): documents of the recorded sources with
- * labels decided by reading them (docs/classification.md), and the loader that parses each
- * one from the fixtures with the sources' own parsers, as ingestion would.
+ * The labelled set (eval/classify/labelled.jsonl, tracked; its path is defined here only):
+ * documents of the recorded sources with labels decided by reading them
+ * (docs/classification.md), and the loader that parses each one from the fixtures with the
+ * sources' own parsers, as ingestion would. Articles of the consolidated laws and of the EU
+ * acts are entries too (`unit: "article"`), labelled with their areas only.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +18,7 @@ import {
   type RelevanceId,
 } from "../../lib/taxonomy.ts";
 import type { SourceDocument } from "../documents/types.ts";
+import { loadArticle } from "./articles.ts";
 import { parseBoeDocument } from "../sources/boe/document.ts";
 import { type BoeSummaryItem, parseBoeSummary } from "../sources/boe/summary.ts";
 import { parseCellarMetadata, parseCellarText, toEurlexDocument } from "../sources/eurlex/cellar.ts";
@@ -27,16 +30,20 @@ export interface LabelledEntry {
   day?: string;
   /** The document's payload, relative to the fixtures root. */
   fixture: string;
+  /** An article of a consolidated law or of an EU act: areas only are labelled. */
+  unit?: "article";
   areas: AreaId[];
-  jurisdiction: JurisdictionId;
-  kind: KindId;
-  relevance: RelevanceId;
+  /** Absent on articles (the law's own labels are the whole document's). */
+  jurisdiction?: JurisdictionId;
+  kind?: KindId;
+  relevance?: RelevanceId;
   split: "train" | "heldout";
   note?: string;
 }
 
 export const projectRoot = path.resolve(import.meta.dirname, "../../..");
-export const labelledSetPath = path.join(projectRoot, "data/classify/labelled.jsonl");
+/** The one place that says where the labelled set lives (tracked, outside the git-ignored data/). */
+export const labelledSetPath = path.join(projectRoot, "eval/classify/labelled.jsonl");
 /** The recorded sources: FIXTURES_DIR, else the shared checkout's. */
 export const fixturesRoot =
   process.env.CLASSIFY_FIXTURES_DIR ?? path.resolve(projectRoot, "../shared/fixtures/sources");
@@ -54,19 +61,24 @@ export function readLabelledSet(file = labelledSetPath): LabelledEntry[] {
       throw new Error(`${where}: not valid JSON`);
     }
     const areas = raw.areas;
+    const article = raw.unit === "article";
+    const documentLabels = article
+      ? raw.jurisdiction === undefined && raw.kind === undefined && raw.relevance === undefined
+      : typeof raw.jurisdiction === "string" &&
+        isJurisdictionId(raw.jurisdiction) &&
+        typeof raw.kind === "string" &&
+        isKindId(raw.kind) &&
+        typeof raw.relevance === "string" &&
+        isRelevanceId(raw.relevance);
     if (
+      (raw.unit !== undefined && !article) ||
+      !documentLabels ||
       typeof raw.sourceId !== "string" ||
       (raw.source !== "boe" && raw.source !== "eurlex") ||
       typeof raw.fixture !== "string" ||
       !Array.isArray(areas) ||
       areas.length === 0 ||
       !areas.every((a) => typeof a === "string" && isAreaId(a)) ||
-      typeof raw.jurisdiction !== "string" ||
-      !isJurisdictionId(raw.jurisdiction) ||
-      typeof raw.kind !== "string" ||
-      !isKindId(raw.kind) ||
-      typeof raw.relevance !== "string" ||
-      !isRelevanceId(raw.relevance) ||
       (raw.split !== "train" && raw.split !== "heldout")
     ) {
       throw new Error(`${where}: not a valid labelled entry`);
@@ -112,6 +124,7 @@ export function withBoeMetadata(doc: SourceDocument, xml: string): SourceDocumen
 
 /** Parses the entry's document from the recorded payloads with the sources' parsers. */
 export function loadDocument(entry: LabelledEntry, root = fixturesRoot): SourceDocument {
+  if (entry.unit === "article") return loadArticle(entry.sourceId, entry.fixture, root);
   if (entry.source === "boe") {
     const xml = readFileSync(path.join(root, entry.fixture), "utf8");
     const item = entry.day ? summaryItem(root, entry.day, entry.sourceId) : undefined;

@@ -76,3 +76,20 @@ export function quantile(values: readonly number[], q: number): number {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[rank] ?? 0;
 }
+
+/** The Wilson score interval (95 % by default) of a proportion `successes / n`; [0, 1] when n is 0. */
+export function wilson(successes: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = successes / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/** Macro F1 over the labels with at least `minSupport` gold documents. */
+export function macroF1Over(report: MultiLabelReport, minSupport: number): { macroF1: number; labels: string[] } {
+  const kept = [...report.perLabel.entries()].filter(([, s]) => s.support >= minSupport);
+  const macroF1 = kept.length === 0 ? 0 : kept.reduce((sum, [, s]) => sum + s.f1, 0) / kept.length;
+  return { macroF1, labels: kept.map(([label]) => label) };
+}

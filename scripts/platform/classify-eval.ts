@@ -13,13 +13,7 @@ import { classifierVersion, classify } from "../../app/.server/classify/classify
 import { documentText } from "../../app/.server/classify/document-text.ts";
 import { keywordPhrases, phraseMatches, stemDocument } from "../../app/.server/classify/keywords.ts";
 import { allRecordedDocuments, loadDocument, readLabelledSet } from "../../app/.server/classify/labelled-set.ts";
-import {
-  accuracy,
-  macroF1Over,
-  multiLabelReport,
-  quantile,
-  wilson,
-} from "../../app/.server/classify/metrics.ts";
+import { accuracy, macroF1Over, multiLabelReport, quantile, wilson } from "../../app/.server/classify/metrics.ts";
 import { areaIds } from "../../app/lib/taxonomy.ts";
 
 export const summary =
@@ -113,7 +107,9 @@ async function main(argv: string[]): Promise<number> {
   for (const id of areaIds) {
     const s = report.perLabel.get(id);
     if (!s) {
-      lines.push(`${id.padEnd(16)} ${"0".padStart(7)}      —               —               —   (no examples, none predicted)`);
+      lines.push(
+        `${id.padEnd(16)} ${"0".padStart(7)}      —               —               —   (no examples, none predicted)`,
+      );
       continue;
     }
     const flag = s.support === 0 ? "   (no gold examples; false positives only)" : "";

@@ -1,12 +1,15 @@
 /**
  * `npm run platform -- classify:train`: rebuilds the bundled model
- * (app/.server/classify/model.json) from the training part of the labelled set. The
- * documents are parsed from the recorded sources with the real parsers; training is
- * seeded, so the same set gives the same model byte for byte.
+ * (app/.server/classify/model.json) from the training part of the labelled set, and
+ * calibrates a threshold per area on the same training part (cross-validated model
+ * scores; calibrate.ts). The documents are parsed from the recorded sources with the real
+ * parsers; training is seeded, so the same set gives the same model byte for byte. The
+ * held-out part is never read here.
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { calibrateThresholds, crossValidatedEvidence, modelUnit } from "../../app/.server/classify/calibrate.ts";
 import { documentText } from "../../app/.server/classify/document-text.ts";
 import { loadDocument, projectRoot, readLabelledSet } from "../../app/.server/classify/labelled-set.ts";
 import { modelFeatures, trainModel } from "../../app/.server/classify/model.ts";
@@ -29,19 +32,30 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const entries = readLabelledSet().filter((entry) => entry.split === "train");
-  const examples = entries.map((entry) => {
-    const doc = loadDocument(entry);
-    return { features: modelFeatures(doc, documentText(doc)), areas: entry.areas };
-  });
+  const units = entries.map((entry) => ({ sourceId: entry.sourceId, doc: loadDocument(entry), areas: entry.areas }));
+  const examples = units
+    .filter(modelUnit)
+    .map((unit) => ({ features: modelFeatures(unit.doc, documentText(unit.doc)), areas: unit.areas }));
   const started = performance.now();
-  const model = trainModel(examples);
+  const trained = trainModel(examples);
+  const thresholds = calibrateThresholds(
+    crossValidatedEvidence(units),
+    units.map((unit) => unit.areas),
+  );
+  const model = { ...trained, thresholds };
   const file = path.join(projectRoot, "app/.server/classify/model.json");
   writeFileSync(file, `${JSON.stringify(model)}\n`);
   // Keep the committed file in the project's formatting (lint checks it).
   execFileSync(path.join(projectRoot, "node_modules/.bin/biome"), ["format", "--write", file], { stdio: "ignore" });
   const areas = Object.keys(model.areas).length;
   process.stdout.write(
-    `trained on ${examples.length} documents: ${model.features.length} features, ${areas} areas, ${Math.round(performance.now() - started)} ms\nwrote ${path.relative(projectRoot, file)}\n`,
+    `trained on ${examples.length} units: ${model.features.length} features, ${areas} areas, ${Math.round(performance.now() - started)} ms\n` +
+      `thresholds calibrated on the training part (first place / second or third):\n${Object.entries(thresholds.first)
+        .map(
+          ([area, value]) =>
+            `  ${area.padEnd(16)} ${value} / ${thresholds.second[area as keyof typeof thresholds.second]}`,
+        )
+        .join("\n")}\nwrote ${path.relative(projectRoot, file)}\n`,
   );
   return 0;
 }

@@ -24,10 +24,15 @@ import { keywordRules } from "./tables/keywords.ts";
 /** Bump when the combining rules below change (tables and model are hashed as data). */
 const RULES_VERSION = "classify-rules@1";
 
-/** An area is kept from this combined score; at most MAX_AREAS, the first always. */
+/**
+ * An area is kept from its threshold: calibrated per area on the training part
+ * (`classify:train`, stored with the model), AREA_THRESHOLD where none was calibrated.
+ * At most MAX_AREAS.
+ */
 export const AREA_THRESHOLD = 0.6;
 /** A second or third area needs stronger evidence ("only when that area's team would clearly want it"). */
-export const SECONDARY_THRESHOLD = 0.76;
+export const SECONDARY_MARGIN = 0.16;
+export const SECONDARY_THRESHOLD = AREA_THRESHOLD + SECONDARY_MARGIN;
 export const MAX_AREAS = 3;
 /** The model's vote counts from this probability, weighted by MODEL_WEIGHT. */
 export const MODEL_MIN_PROBABILITY = 0.4;
@@ -54,6 +59,17 @@ export interface ClassifyOptions {
   model?: LinearModel | null;
   /** Keyword phrases to leave out (the evaluation's leakage check). */
   withoutPhrases?: ReadonlySet<string>;
+  /** Per-area thresholds other than the model's calibrated ones (calibration). */
+  thresholds?: AreaThresholds;
+}
+
+/**
+ * Per-area thresholds: `first` for an area to be kept at all, `second` for it to join a
+ * stronger area as second or third (default: first + SECONDARY_MARGIN).
+ */
+export interface AreaThresholds {
+  first?: Partial<Record<AreaId, number>>;
+  second?: Partial<Record<AreaId, number>>;
 }
 
 let compiledBundled: CompiledModel | undefined;
@@ -84,7 +100,7 @@ export function classifierVersion(): string {
         eurlexTables,
         keywordRules,
         AREA_THRESHOLD,
-        SECONDARY_THRESHOLD,
+        SECONDARY_MARGIN,
         MAX_AREAS,
         MODEL_MIN_PROBABILITY,
         MODEL_WEIGHT,
@@ -96,35 +112,55 @@ export function classifierVersion(): string {
   return version;
 }
 
-export function classify(doc: SourceDocument, options: ClassifyOptions = {}): ClassificationResult {
+export interface EvidenceResult {
+  section: string;
+  /** The area the BOE section decides alone (V-A), when it does. */
+  exclusive?: AreaId;
+  ranked: RankedEvidence[];
+}
+
+export type RankedEvidence = ReturnType<AreaEvidence["ranked"]>[number];
+
+/** The evidence of the three layers for a document, before any threshold. */
+export function areaEvidence(doc: SourceDocument, options: ClassifyOptions = {}): EvidenceResult {
   const text = documentText(doc);
   const evidence = new AreaEvidence();
   const { exclusive } = applyCodes(doc, text, evidence);
-  const stemmed = stemDocument(text);
+  if (exclusive) return { section: text.section, exclusive, ranked: evidence.ranked() };
+  applyKeywords(text, stemDocument(text), evidence, options.withoutPhrases);
+  const model = options.model === undefined ? (bundledModel as LinearModel) : options.model;
+  if (model && Object.keys(model.areas).length > 0) {
+    for (const { area, probability } of compiled(model).predict(modelFeatures(doc, text))) {
+      if (probability >= MODEL_MIN_PROBABILITY) {
+        evidence.add(area, probability * MODEL_WEIGHT, reason("model", { score: probability.toFixed(2) }), "model");
+      }
+    }
+  }
+  return { section: text.section, ranked: evidence.ranked() };
+}
 
-  let areas: ExplainedAreaLabel[];
-  if (exclusive) {
-    const entry = evidence.ranked().find((e) => e.area === exclusive);
-    areas = [
+/** The areas chosen from the evidence with the given per-area thresholds. */
+export function chooseAreas(result: EvidenceResult, thresholds: AreaThresholds): ExplainedAreaLabel[] {
+  if (result.exclusive) {
+    const entry = result.ranked.find((e) => e.area === result.exclusive);
+    return [
       {
-        id: exclusive,
+        id: result.exclusive,
         score: round(entry?.score ?? 0.95),
         reasons: (entry?.reasons ?? []).map((x) => x.es),
         explanations: entry?.reasons ?? [],
       },
     ];
-  } else {
-    applyKeywords(text, stemmed, evidence, options.withoutPhrases);
-    const model = options.model === undefined ? (bundledModel as LinearModel) : options.model;
-    if (model && Object.keys(model.areas).length > 0) {
-      for (const { area, probability } of compiled(model).predict(modelFeatures(doc, text))) {
-        if (probability >= MODEL_MIN_PROBABILITY) {
-          evidence.add(area, probability * MODEL_WEIGHT, reason("model", { score: probability.toFixed(2) }), "model");
-        }
-      }
-    }
-    areas = selectAreas(text.section, evidence);
   }
+  return selectAreas(result.section, result.ranked, thresholds);
+}
+
+export function classify(doc: SourceDocument, options: ClassifyOptions = {}): ClassificationResult {
+  const text = documentText(doc);
+  const evidence = areaEvidence(doc, options);
+  const model = options.model === undefined ? (bundledModel as LinearModel) : options.model;
+  const areas = chooseAreas(evidence, options.thresholds ?? model?.thresholds ?? {});
+  const stemmed = options.topics?.length ? stemDocument(text) : undefined;
 
   const jurisdiction = jurisdictionOf(doc, text);
   const kind = kindOf(doc, text);
@@ -141,7 +177,7 @@ export function classify(doc: SourceDocument, options: ClassifyOptions = {}): Cl
     relevanceReason: relevance.reason.es,
     relevanceReasonEn: relevance.reason.en,
     classifierVersion: classifierVersion(),
-    topics: options.topics?.length ? matchTopics(options.topics, text, stemmed) : [],
+    topics: options.topics?.length && stemmed ? matchTopics(options.topics, text, stemmed) : [],
   };
 }
 
@@ -149,8 +185,10 @@ function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-function selectAreas(section: string, evidence: AreaEvidence): ExplainedAreaLabel[] {
-  let ranked = evidence.ranked();
+function selectAreas(section: string, all: RankedEvidence[], thresholds: AreaThresholds): ExplainedAreaLabel[] {
+  let ranked = all;
+  const threshold = (area: AreaId) => thresholds.first?.[area] ?? AREA_THRESHOLD;
+  const secondary = (area: AreaId) => thresholds.second?.[area] ?? threshold(area) + SECONDARY_MARGIN;
   // Appointments and competitions are public-sector matters; only justice (courts,
   // notaries) may join them.
   if (section === "2A" || section === "2B") {
@@ -160,15 +198,17 @@ function selectAreas(section: string, evidence: AreaEvidence): ExplainedAreaLabe
   if (section === "4") ranked = ranked.filter((e) => e.area === "justice");
   // public-sector is the home of matters no other area covers: it yields to a specific
   // area unless its own evidence is stronger.
-  const specific = ranked.filter((e) => e.area !== "public-sector" && e.score >= AREA_THRESHOLD);
+  const specific = ranked.filter((e) => e.area !== "public-sector" && e.score >= threshold(e.area));
   const publicSector = ranked.find((e) => e.area === "public-sector");
   if (specific.length > 0 && publicSector && section !== "2A" && section !== "2B") {
     const top = specific[0];
     if (top && publicSector.score <= top.score + 0.1) ranked = ranked.filter((e) => e.area !== "public-sector");
   }
-  const chosen = ranked
-    .filter((e, i) => e.score >= (i === 0 ? AREA_THRESHOLD : SECONDARY_THRESHOLD))
-    .slice(0, MAX_AREAS);
+  const chosen: RankedEvidence[] = [];
+  for (const e of ranked) {
+    if (chosen.length >= MAX_AREAS) break;
+    if (e.score >= (chosen.length === 0 ? threshold(e.area) : secondary(e.area))) chosen.push(e);
+  }
   if (chosen.length === 0) {
     const fallback = reason("fallback", {});
     const best = ranked[0];

@@ -6,9 +6,20 @@ import type { AreaEvidence } from "./scores.ts";
 import { keywordRules } from "./tables/keywords.ts";
 import { stemmedPhrase, stemmedText } from "./text.ts";
 
-/** Evidence of one keyword in the title and in the opening text. */
+/** Evidence of a keyword in the title. */
 export const TITLE_SCORE = 0.8;
-export const TEXT_SCORE = 0.45;
+/**
+ * Evidence of keywords in the opening text grows with the number of hits (every occurrence
+ * of every phrase of the rule): 1 − 0.7^hits, at most TEXT_MAX (one hit 0.3, two 0.51,
+ * three 0.66). A passing mention stays below any area's threshold on its own; a text that
+ * keeps talking about the matter does not.
+ */
+export const TEXT_BASE = 0.7;
+export const TEXT_MAX = 0.75;
+
+export function textScore(hits: number): number {
+  return Math.min(TEXT_MAX, 1 - TEXT_BASE ** hits);
+}
 
 interface CompiledPhrase {
   phrase: string;
@@ -84,6 +95,30 @@ export function stemDocument(text: DocumentText): StemmedDocument {
   };
 }
 
+/** Where the phrase occurs in the stemmed text: [start, end) spans. */
+function spans(phrase: CompiledPhrase, haystack: string, language: "es" | "en", out: [number, number][]): void {
+  if (phrase.language && phrase.language !== language) return;
+  const needle = phrase.stems[language];
+  if (needle.trim().length === 0) return;
+  // Phrases are padded with spaces; step back one so that adjacent hits share the space.
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length - 1)) {
+    out.push([at, at + needle.length - 1]);
+  }
+}
+
+/** The number of places the text names the matter: overlapping phrases ("protección de datos personales", "datos personales") count once. */
+function countPlaces(found: [number, number][]): number {
+  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let count = 0;
+  let end = -1;
+  for (const [start, stop] of found) {
+    if (start < end) continue;
+    count++;
+    end = stop;
+  }
+  return count;
+}
+
 function find(phrase: CompiledPhrase, haystack: string, language: "es" | "en"): boolean {
   if (phrase.language && phrase.language !== language) return false;
   const needle = phrase.stems[language];
@@ -112,16 +147,26 @@ export function applyKeywords(
     if (rule.unless.some((phrase) => find(phrase, stemmed.title, text.language))) continue;
     let titleHit: CompiledPhrase | undefined;
     let bodyHit: CompiledPhrase | undefined;
+    const found: [number, number][] = [];
     for (const phrase of rule.phrases) {
       if (without?.has(phrase.phrase)) continue;
       if (!titleHit && find(phrase, stemmed.title, text.language)) titleHit = phrase;
-      if (!rule.titleOnly && !bodyHit && find(phrase, stemmed.body, text.language)) bodyHit = phrase;
-      if (titleHit && (bodyHit || rule.titleOnly)) break;
+      if (!rule.titleOnly) {
+        const before = found.length;
+        spans(phrase, stemmed.body, text.language, found);
+        if (found.length > before) bodyHit ??= phrase;
+      }
     }
+    const hits = countPlaces(found);
     if (titleHit)
       evidence.add(rule.area, TITLE_SCORE, reason("keyword", { phrase: titleHit.phrase, where: "title" }), "keywords");
     if (bodyHit)
-      evidence.add(rule.area, TEXT_SCORE, reason("keyword", { phrase: bodyHit.phrase, where: "text" }), "keywords");
+      evidence.add(
+        rule.area,
+        textScore(hits),
+        reason("keyword", { phrase: bodyHit.phrase, where: "text" }),
+        "keywords",
+      );
   }
 }
 

@@ -18,10 +18,10 @@ import {
   type RelevanceId,
 } from "../../lib/taxonomy.ts";
 import type { SourceDocument } from "../documents/types.ts";
-import { loadArticle } from "./articles.ts";
 import { parseBoeDocument } from "../sources/boe/document.ts";
 import { type BoeSummaryItem, parseBoeSummary } from "../sources/boe/summary.ts";
 import { parseCellarMetadata, parseCellarText, toEurlexDocument } from "../sources/eurlex/cellar.ts";
+import { loadArticle } from "./articles.ts";
 
 export interface LabelledEntry {
   sourceId: string;

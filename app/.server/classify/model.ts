@@ -22,6 +22,14 @@ export interface LinearModel {
   trainedOn: number;
   features: string[];
   areas: Partial<Record<AreaId, AreaWeights>>;
+  /**
+   * Per-area thresholds on the combined score, calibrated on the training part with
+   * cross-validated model scores (`calibrateThresholds`); absent areas use the default.
+   */
+  thresholds?: {
+    first?: Partial<Record<AreaId, number>>;
+    second?: Partial<Record<AreaId, number>>;
+  };
 }
 
 /** The model's feature names for a document: a set, each counted once. */

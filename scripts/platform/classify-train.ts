@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
   execFileSync(path.join(projectRoot, "node_modules/.bin/biome"), ["format", "--write", file], { stdio: "ignore" });
   const areas = Object.keys(model.areas).length;
   process.stdout.write(
-    `trained on ${examples.length} units: ${model.features.length} features, ${areas} areas, ${Math.round(performance.now() - started)} ms\n` +
+    `model trained on ${examples.length} whole documents (thresholds calibrated on ${units.length} units): ${model.features.length} features, ${areas} areas, ${Math.round(performance.now() - started)} ms\n` +
       `thresholds calibrated on the training part (first place / second or third):\n${Object.entries(thresholds.first)
         .map(
           ([area, value]) =>

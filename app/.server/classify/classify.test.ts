@@ -115,13 +115,13 @@ describe("areas: model", () => {
       return { features: modelFeatures(doc, documentText(doc)), areas };
     };
     const model = trainModel([
-      train("Resolución sobre vacunas gripales temporada", ["health"]),
-      train("Resolución sobre vacunas infantiles calendario", ["health"]),
-      train("Resolución sobre vacunas y campañas", ["health"]),
+      train("Resolución sobre cribados neonatales temporada", ["health"]),
+      train("Resolución sobre cribados infantiles calendario", ["health"]),
+      train("Resolución sobre cribados y campañas", ["health"]),
       train("Resolución sobre recaudación ejecutiva municipal", ["tax"]),
       train("Resolución sobre recaudación voluntaria plazos", ["tax"]),
     ]);
-    const result = classify(boe({ title: "Resolución sobre vacunas para mayores" }), { model });
+    const result = classify(boe({ title: "Resolución sobre cribados para mayores" }), { model });
     expect(result.areas[0]?.id).toBe("health");
     expect(result.areas[0]?.reasons[0]).toMatch(/^Modelo: 0,\d\d$/);
     expect(result.areas[0]?.explanations[0]?.en).toMatch(/^Model: 0\.\d\d$/);

@@ -19,6 +19,7 @@ import { relevanceOf } from "./relevance.ts";
 import { AreaEvidence } from "./scores.ts";
 import * as boeTables from "./tables/boe.ts";
 import * as eurlexTables from "./tables/eurlex.ts";
+import eurovocAreas from "./tables/eurovoc-areas.json" with { type: "json" };
 import { keywordRules } from "./tables/keywords.ts";
 
 /** Bump when the combining rules below change (tables and model are hashed as data). */
@@ -98,6 +99,7 @@ export function classifierVersion(): string {
         RULES_VERSION,
         boeTables,
         eurlexTables,
+        eurovocAreas,
         keywordRules,
         AREA_THRESHOLD,
         SECONDARY_MARGIN,

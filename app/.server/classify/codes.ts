@@ -13,6 +13,7 @@ import {
   type DepartmentRule,
 } from "./tables/boe.ts";
 import { eurlexAuthors, eurlexDirectoryChapters, eurlexDirectoryHeadings, eurovocLabels } from "./tables/eurlex.ts";
+import eurovocAreas from "./tables/eurovoc-areas.json" with { type: "json" };
 import { fold } from "./text.ts";
 
 /** The department rule for the document's department, by code then by name. */
@@ -91,10 +92,14 @@ export function applyCodes(doc: SourceDocument, text: DocumentText, evidence: Ar
     if (author) evidence.add(author.area, 0.85, reason("author", { code: authorCode, name: author.name }), "codes");
   }
 
+  // EuroVoc: the concept's id through the bundled table (built from its Spanish and English
+  // labels by classify:eurovoc), else the label the source gave.
+  const conceptAreas = eurovocAreas.concepts as Record<string, AreaId | undefined>;
   for (const concept of doc.eurovoc) {
+    const id = concept.code.split("/").pop() ?? concept.code;
     const folded = fold(concept.label);
-    const entry = eurovocLabels.find((e) => folded.includes(e.fragment));
-    if (entry) evidence.add(entry.area, 0.5, reason("eurovoc", { code: concept.code, label: concept.label }), "codes");
+    const area = conceptAreas[id] ?? eurovocLabels.find((e) => folded.includes(e.fragment))?.area;
+    if (area) evidence.add(area, 0.5, reason("eurovoc", { code: id, label: concept.label }), "codes");
   }
 
   for (const directory of doc.directoryCodes) {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readLabelledSet } from "./labelled-set.ts";
+import { labelledSetPath, projectRoot, readLabelledSet } from "./labelled-set.ts";
 
 describe("labelled set", () => {
   it("has at least 300 documents, split about 70/30, every area with two or more documents held out at least once", () => {
@@ -25,6 +25,25 @@ describe("labelled set", () => {
     for (const [area, c] of byArea) if (c.train + c.heldout >= 2) expect(c.heldout, area).toBeGreaterThan(0);
   });
 
+  it("lives in a tracked folder outside the git-ignored data/", () => {
+    expect(path.relative(projectRoot, labelledSetPath)).toBe(path.join("eval", "classify", "labelled.jsonl"));
+  });
+
+  it("keeps every act's articles on one side of the split, with areas only", () => {
+    const articles = readLabelledSet().filter((e) => e.unit === "article");
+    expect(articles.length).toBeGreaterThan(500);
+    const sides = new Map<string, Set<string>>();
+    for (const e of articles) {
+      const act = e.sourceId.split("#")[0] ?? "";
+      sides.set(act, (sides.get(act) ?? new Set()).add(e.split));
+      expect(e.jurisdiction ?? e.kind ?? e.relevance, e.sourceId).toBeUndefined();
+    }
+    for (const [act, split] of sides) expect(split.size, act).toBe(1);
+    // The whole act and its articles are on the same side too.
+    const whole = new Map(readLabelledSet().map((e) => [e.sourceId, e.split]));
+    for (const [act, split] of sides) if (whole.has(act)) expect(split.has(whole.get(act) ?? ""), act).toBe(true);
+  });
+
   it("refuses a malformed line with its line number", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "labelled-"));
     const file = path.join(dir, "set.jsonl");
@@ -39,6 +58,8 @@ describe("labelled set", () => {
       split: "train",
     };
     writeFileSync(file, `${JSON.stringify(good)}\n${JSON.stringify({ ...good, areas: ["taxes"] })}\n`);
+    expect(() => readLabelledSet(file)).toThrow("set.jsonl:2: not a valid labelled entry");
+    writeFileSync(file, `${JSON.stringify(good)}\n${JSON.stringify({ ...good, unit: "article" })}\n`);
     expect(() => readLabelledSet(file)).toThrow("set.jsonl:2: not a valid labelled entry");
     writeFileSync(file, `${JSON.stringify(good)}\n{oops\n`);
     expect(() => readLabelledSet(file)).toThrow("set.jsonl:2: not valid JSON");

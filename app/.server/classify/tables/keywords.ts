@@ -3,7 +3,7 @@
  * accent-insensitively against the title (strong) and the opening text (weaker).
  * `titleOnly` rules are too common in passing to count in the body.
  */
-import type { AreaId } from "../../../lib/taxonomy.ts";
+import { type AreaId, areas as taxonomyAreas } from "../../../lib/taxonomy.ts";
 
 export interface KeywordRule {
   area: AreaId;
@@ -13,7 +13,7 @@ export interface KeywordRule {
   unless?: string[];
 }
 
-export const keywordRules: KeywordRule[] = [
+const handWrittenRules: KeywordRule[] = [
   // Business areas: the taxonomy's names and hints, and the everyday and legal names the
   // texts use for the same things (several for each: "entidades de crédito", "bancos",
   // "entidades bancarias"…), in both languages. Counted in the title and, by number of
@@ -261,7 +261,6 @@ export const keywordRules: KeywordRule[] = [
         "beneficios fiscales",
         "incentivos fiscales",
         "régimen fiscal",
-        "fiscalidad",
         "obligaciones fiscales",
         "deducciones",
         "autoliquidación",
@@ -588,8 +587,9 @@ export const keywordRules: KeywordRule[] = [
         "food safety",
       ],
     },
-    // Lost degrees and syllabuses name faculties ("Ciencias de la Salud"), not health matters.
-    unless: ["título universitario", "extravío de título", "plan de estudios"],
+    // Lost degrees and syllabuses name faculties ("Ciencias de la Salud"), not health matters…
+    // …nor are medical devices ("productos sanitarios": pharma).
+    unless: ["título universitario", "extravío de título", "plan de estudios", "productos sanitarios"],
   },
   {
     area: "consumer",
@@ -807,3 +807,92 @@ export const keywordRules: KeywordRule[] = [
     titleOnly: true,
   },
 ];
+
+/** The business areas (taxonomy.md): their names and search terms are evidence too. */
+export const businessAreas: readonly AreaId[] = [
+  "banking",
+  "securities",
+  "insurance",
+  "payments",
+  "aml",
+  "tax",
+  "employment",
+  "corporate",
+  "data-protection",
+  "digital",
+  "pharma",
+  "health",
+  "consumer",
+  "energy",
+  "sustainability",
+];
+
+/**
+ * Taxonomy names and search terms that are not evidence of their area: words with another
+ * everyday meaning in legal texts ("Fiscal" is also the public prosecutor, "seguros" and
+ * "seguridad" share a stem, "securities" and "security" too, "consumo" is also energy
+ * consumption, "competencia" also competence), or too general to tell an area.
+ */
+export const taxonomyTermsLeftOut = new Set(
+  [
+    "fiscal",
+    "impuestos",
+    "seguros",
+    "sociedades",
+    "solvencia",
+    "competencia",
+    "comercio",
+    "publicidad",
+    "consumo",
+    "inversion",
+    "pagos",
+    "pensiones",
+    "sostenibilidad",
+    "taxonomia",
+    "mercantil",
+    "securities",
+    "investment",
+    "solvency",
+    "companies",
+    "accounting",
+    "audit",
+    "commercial",
+    "corporate",
+    "payments",
+    "pensions",
+    "competition",
+    "advertising",
+  ].map((term) => term.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()),
+);
+
+/** A name's parts: "Banca y entidades de crédito" → "Banca", "entidades de crédito". */
+const nameParts = (name: string) => name.split(/ (?:y|e|and) /).map((part) => part.trim());
+
+const foldTerm = (term: string) => term.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+/** The hand-written rule of each business area, with the taxonomy's own names and terms added. */
+function withTaxonomyTerms(rule: KeywordRule): KeywordRule {
+  if (!businessAreas.includes(rule.area)) return rule;
+  const area = taxonomyAreas.find((a) => a.id === rule.area);
+  if (!area) return rule;
+  const add = (own: readonly string[] | undefined, terms: readonly string[]) => {
+    const seen = new Set((own ?? []).map(foldTerm));
+    const out = [...(own ?? [])];
+    for (const term of terms) {
+      const folded = foldTerm(term);
+      if (seen.has(folded) || taxonomyTermsLeftOut.has(folded)) continue;
+      seen.add(folded);
+      out.push(term);
+    }
+    return out;
+  };
+  return {
+    ...rule,
+    phrases: {
+      es: add(rule.phrases.es, [...nameParts(area.name.es), ...area.searchTerms.es]),
+      en: add(rule.phrases.en, [...nameParts(area.name.en), ...area.searchTerms.en]),
+    },
+  };
+}
+
+export const keywordRules: KeywordRule[] = handWrittenRules.map(withTaxonomyTerms);

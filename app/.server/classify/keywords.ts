@@ -26,6 +26,8 @@ interface CompiledPhrase {
   /** The phrase's language; undefined for an organisation's keyword (matched in any). */
   language?: "es" | "en";
   stems: Record<"es" | "en", string>;
+  /** The phrase's first stem, to skip it quickly on a text that lacks that word. */
+  first: Record<"es" | "en", string>;
 }
 
 interface CompiledRule {
@@ -40,6 +42,10 @@ function compilePhrase(phrase: string, language?: "es" | "en"): CompiledPhrase {
     phrase,
     ...(language ? { language } : {}),
     stems: { es: stemmedPhrase(phrase, "es"), en: stemmedPhrase(phrase, "en") },
+    first: {
+      es: stemmedPhrase(phrase, "es").trim().split(" ")[0] ?? "",
+      en: stemmedPhrase(phrase, "en").trim().split(" ")[0] ?? "",
+    },
   };
 }
 
@@ -143,6 +149,9 @@ export function applyKeywords(
   evidence: AreaEvidence,
   without?: ReadonlySet<string>,
 ): void {
+  const titleWords = new Set(stemmed.title.split(" "));
+  const bodyWords = new Set(stemmed.body.split(" "));
+  const lang = text.language;
   for (const rule of rules()) {
     if (rule.unless.some((phrase) => find(phrase, stemmed.title, text.language))) continue;
     let titleHit: CompiledPhrase | undefined;
@@ -150,8 +159,8 @@ export function applyKeywords(
     const found: [number, number][] = [];
     for (const phrase of rule.phrases) {
       if (without?.has(phrase.phrase)) continue;
-      if (!titleHit && find(phrase, stemmed.title, text.language)) titleHit = phrase;
-      if (!rule.titleOnly) {
+      if (!titleHit && titleWords.has(phrase.first[lang]) && find(phrase, stemmed.title, lang)) titleHit = phrase;
+      if (!rule.titleOnly && bodyWords.has(phrase.first[lang])) {
         const before = found.length;
         spans(phrase, stemmed.body, text.language, found);
         if (found.length > before) bodyHit ??= phrase;

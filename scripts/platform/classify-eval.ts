@@ -6,15 +6,17 @@
  * p95 over every recorded document).
  *
  * --leakage: the keyword rules were written by someone who had read every labelled
- * document, held-out ones included. This leaves out every phrase that matches no training
- * document but some held-out document, and measures again: a pessimistic bound.
+ * document, held-out ones included. This leaves out every hand-written phrase (the
+ * taxonomy's own names and terms stay) that matches no training document but some
+ * held-out document, and measures again: a pessimistic bound.
  */
 import { classifierVersion, classify } from "../../app/.server/classify/classify.ts";
 import { documentText } from "../../app/.server/classify/document-text.ts";
 import { keywordPhrases, phraseMatches, stemDocument } from "../../app/.server/classify/keywords.ts";
 import { allRecordedDocuments, loadDocument, readLabelledSet } from "../../app/.server/classify/labelled-set.ts";
 import { accuracy, macroF1Over, multiLabelReport, quantile, wilson } from "../../app/.server/classify/metrics.ts";
-import { areaIds } from "../../app/lib/taxonomy.ts";
+import { fold } from "../../app/.server/classify/text.ts";
+import { areaIds, areas as taxonomyAreas } from "../../app/lib/taxonomy.ts";
 
 export const summary =
   "measure the classifier on the held-out part of the labelled set (per-area P/R/F1, accuracies, ms/doc)";
@@ -50,8 +52,18 @@ async function main(argv: string[]): Promise<number> {
       const text = documentText(loadDocument(entry));
       return { entry, text, stemmed: stemDocument(text) };
     });
+    // The taxonomy's own names and search terms were written before any document was read:
+    // they stay.
+    const taxonomyTerms = new Set(
+      taxonomyAreas.flatMap((a) =>
+        [a.name.es, a.name.en, ...a.searchTerms.es, ...a.searchTerms.en]
+          .flatMap((term) => [term, ...term.split(/ (?:y|e|and) /)])
+          .map((term) => fold(term.trim())),
+      ),
+    );
     withoutPhrases = new Set(
       keywordPhrases()
+        .filter((phrase) => !taxonomyTerms.has(fold(phrase.phrase)))
         .filter((phrase) => {
           const hits = parsed.filter((d) => phraseMatches(phrase, d.text, d.stemmed));
           return hits.length > 0 && hits.every((d) => d.entry.split === "heldout");

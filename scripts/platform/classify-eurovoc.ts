@@ -5,6 +5,7 @@
  * A concept goes to the first area one of whose terms (tables/eurovoc-terms.ts) is a
  * whole word or phrase of its Spanish or English label. Deterministic; no network.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../app/.server/classify/labelled-set.ts";
@@ -38,6 +39,8 @@ export async function run(argv: string[]): Promise<number> {
     file,
     `${JSON.stringify({ source: "EuroVoc (© European Union, Decision 2011/833/EU), labels es and en", concepts }, null, 1)}\n`,
   );
+  // Keep the committed file in the project's formatting (lint checks it).
+  execFileSync(path.join(projectRoot, "node_modules/.bin/biome"), ["format", "--write", file], { stdio: "ignore" });
   const counts = new Map<string, number>();
   for (const area of Object.values(concepts)) counts.set(area, (counts.get(area) ?? 0) + 1);
   process.stdout.write(

@@ -73,7 +73,12 @@ export const boeDepartments: DepartmentRule[] = [
   { codes: ["9218"], names: ["ministerio de empleo y seguridad social"], area: "employment", weak: 0.4 },
   { codes: ["9282"], names: ["ministerio de energia, turismo y agenda digital"], area: "energy", weak: 0.3 },
   { codes: ["9588"], names: ["ministerio de derechos sociales, consumo"], area: "consumer", weak: 0.25 },
-  { codes: ["1430", "9551", "9553", "9559"], names: ["tribunal supremo", "audiencias provinciales", "audiencia nacional"], area: "justice", court: true },
+  {
+    codes: ["1430", "9551", "9553", "9559"],
+    names: ["tribunal supremo", "audiencias provinciales", "audiencia nacional"],
+    area: "justice",
+    court: true,
+  },
 ];
 
 /** Autonomous communities (and the two cities) by folded name fragments. */

@@ -354,11 +354,11 @@ export const eurovocTerms: { area: AreaId; terms: string[] }[] = [
 
 const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const compiled = eurovocTerms.map(({ area, terms }) => ({
   area,
-  pattern: new RegExp(`(?:^|[^\\p{L}])(?:${terms.map((t) => escape(fold(t))).join("|")})(?:s|es)?(?![\\p{L}])`, "u"),
+  pattern: new RegExp(`(?:^|[^\\p{L}])(?:${terms.map((t) => escapeRegExp(fold(t))).join("|")})(?:s|es)?(?![\\p{L}])`, "u"),
 }));
 
 /** The area of a EuroVoc concept from its Spanish and English labels, if one fits. */

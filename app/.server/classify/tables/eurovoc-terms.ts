@@ -358,7 +358,10 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 
 const compiled = eurovocTerms.map(({ area, terms }) => ({
   area,
-  pattern: new RegExp(`(?:^|[^\\p{L}])(?:${terms.map((t) => escapeRegExp(fold(t))).join("|")})(?:s|es)?(?![\\p{L}])`, "u"),
+  pattern: new RegExp(
+    `(?:^|[^\\p{L}])(?:${terms.map((t) => escapeRegExp(fold(t))).join("|")})(?:s|es)?(?![\\p{L}])`,
+    "u",
+  ),
 }));
 
 /** The area of a EuroVoc concept from its Spanish and English labels, if one fits. */

@@ -41,3 +41,16 @@ describe("evaluation arithmetic", () => {
     expect(quantile([5, 1, 4, 2, 3], 0.5)).toBe(3);
   });
 });
+
+describe("Wilson interval", () => {
+  it("matches hand-worked 95 % intervals and stays inside [0, 1]", async () => {
+    const { wilson } = await import("./metrics.ts");
+    const [lo, hi] = wilson(8, 10);
+    expect(lo).toBeCloseTo(0.4902, 3);
+    expect(hi).toBeCloseTo(0.9433, 3);
+    expect(wilson(0, 1)[0]).toBe(0);
+    expect(wilson(0, 1)[1]).toBeCloseTo(0.7935, 3);
+    expect(wilson(5, 5)[1]).toBe(1);
+    expect(wilson(0, 0)).toEqual([0, 1]);
+  });
+});

@@ -1,9 +1,11 @@
 /**
- * `npm run platform -- classify:eval [--split heldout|train|all] [--errors]`: parses each
- * document of the labelled set's held-out part from the recorded sources with the real
- * parsers, classifies it, and prints precision, recall and F1 per area, macro and micro
- * F1, accuracy for jurisdiction, kind and relevance, and the time per document (mean and
- * p95 over every recorded document).
+ * `npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--leakage]`:
+ * parses each unit of the labelled set's held-out part (documents, and articles of laws and
+ * EU acts) from the recorded sources with the real parsers, classifies it, and prints per
+ * area its support, precision and recall with their 95 % Wilson intervals, and F1; macro F1
+ * over the areas with at least five units (the target) and over all, micro F1, the same for
+ * documents and articles apart; accuracy for jurisdiction, kind and relevance (documents
+ * only); and the time per document (mean and p95 over every recorded document).
  *
  * --leakage: the keyword rules were written by someone who had read every labelled
  * document, held-out ones included. This leaves out every hand-written phrase (the

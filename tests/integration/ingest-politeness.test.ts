@@ -14,8 +14,14 @@ import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import { createJobs, type IngestJobs, madridDate } from "../../app/.server/jobs/ingest-jobs.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
-import { busiestWindow, type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import {
+  busiestWindow,
+  type ReplayRequest,
+  type ReplayServer,
+  startReplayServer,
+} from "../../app/.server/sources/replay.ts";
 import { databaseTargets } from "../support/postgres.ts";
+import { type ReplayProcess, startReplayProcess } from "../support/replay-process.ts";
 
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -49,17 +55,26 @@ afterEach(async () => {
   await replay.close();
 });
 
-const urls = () => ({
-  boeApiUrl: replay.url,
-  eurlexUrl: replay.url,
-  cellarUrl: replay.url,
-  cellarSparqlUrl: replay.sparqlUrl,
+const urls = (server: { url: string; sparqlUrl: string } = replay) => ({
+  boeApiUrl: server.url,
+  eurlexUrl: server.url,
+  cellarUrl: server.url,
+  cellarSparqlUrl: server.sparqlUrl,
 });
 const sources = (
   ingest: ("boe" | "eurlex")[],
   since: string | undefined,
   watch?: { seconds: number; days: number[]; fromMinute: number; toMinute: number },
-) => ({ ...urls(), ingest, since, intervalSeconds: 300, ...(watch ? { watch } : {}) });
+  server: { url: string; sparqlUrl: string } = replay,
+) => ({ ...urls(server), ingest, since, intervalSeconds: 300, ...(watch ? { watch } : {}) });
+
+/** The politeness tests time arrivals in a replay of its own process (the app's event loop cannot skew them). */
+let remote: ReplayProcess | undefined;
+afterEach(async () => {
+  await remote?.stop();
+  remote = undefined;
+});
+const boeCount = async (server: ReplayProcess) => (await server.log()).filter((r) => r.source === "boe").length;
 
 async function open(url: string | undefined, migrateIt = true): Promise<Database> {
   const database = await openDatabase({ databaseUrl: url });
@@ -68,12 +83,12 @@ async function open(url: string | undefined, migrateIt = true): Promise<Database
   return database;
 }
 
-function expectPolite(minBoe: number) {
-  const boe = busiestWindow(replay.log, "boe");
-  const cellar = busiestWindow(replay.log, "cellar");
-  const eurlex = busiestWindow(replay.log, "eurlex");
+function expectPolite(log: ReplayRequest[], minBoe: number) {
+  const boe = busiestWindow(log, "boe");
+  const cellar = busiestWindow(log, "cellar");
+  const eurlex = busiestWindow(log, "eurlex");
   const counts = { boe: 0, cellar: 0, eurlex: 0, other: 0 };
-  for (const r of replay.log) counts[r.source]++;
+  for (const r of log) counts[r.source]++;
   // The jobs really ran: enough requests to have bunched up if nothing held them.
   expect(counts.boe).toBeGreaterThanOrEqual(minBoe);
   expect(counts.cellar).toBeGreaterThanOrEqual(3);
@@ -89,30 +104,37 @@ for (const target of databaseTargets()) {
     });
 
     it("sends at most 2 requests per second per source while today, the backfill and EUR-Lex run", async () => {
-      replay.publish({ date: madridDate(), from: "2018-12-06" });
-      replay.publish({ date: daysAgo(1), from: "2026-04-08" });
+      const server = await startReplayProcess();
+      remote = server;
+      await server.publish({ date: madridDate(), from: "2018-12-06" });
+      await server.publish({ date: daysAgo(1), from: "2026-04-08" });
       const database = await open(await target.create());
       const jobs = createJobs({
         database,
-        config: { siteUrl: "http://localhost", sources: sources(["boe", "eurlex"], daysAgo(3)) },
+        config: { siteUrl: "http://localhost", sources: sources(["boe", "eurlex"], daysAgo(3), undefined, server) },
         log: silent,
       });
       running.push(jobs);
       await jobs.start();
       await jobs.runSourceNow("eurlex");
-      await waitFor(() => replay.log.filter((r) => r.source === "boe").length >= 24, 40_000);
+      await waitFor(async () => (await boeCount(server)) >= 24, 40_000);
       await jobs.stop();
-      expectPolite(20);
+      expectPolite(await server.log(), 20);
     }, 120_000);
 
     if (target.name === "postgres") {
       it("keeps to 2 requests per second per source across two instances", async () => {
-        replay.publish({ date: madridDate(), from: "2018-12-06" });
-        replay.publish({ date: daysAgo(1), from: "2026-04-08" });
+        const server = await startReplayProcess();
+        remote = server;
+        await server.publish({ date: madridDate(), from: "2018-12-06" });
+        await server.publish({ date: daysAgo(1), from: "2026-04-08" });
         const url = await target.create();
         const a = await open(url);
         const b = await open(url, false);
-        const config = { siteUrl: "http://localhost", sources: sources(["boe", "eurlex"], daysAgo(3)) };
+        const config = {
+          siteUrl: "http://localhost",
+          sources: sources(["boe", "eurlex"], daysAgo(3), undefined, server),
+        };
         // Two instances: two database handles, so two pacers that only meet in source_pacing.
         const jobsA = createJobs({ database: a, config, log: silent });
         const jobsB = createJobs({ database: b, config, log: silent });
@@ -121,9 +143,9 @@ for (const target of databaseTargets()) {
         // Both instances must be busy on the BOE at once: a date each, run now.
         await jobsA.runSourceNow("boe", { date: daysAgo(1) });
         await jobsB.runSourceNow("eurlex");
-        await waitFor(() => replay.log.filter((r) => r.source === "boe").length >= 24, 40_000);
+        await waitFor(async () => (await boeCount(server)) >= 24, 40_000);
         await Promise.all([jobsA.stop(), jobsB.stop()]);
-        expectPolite(20);
+        expectPolite(await server.log(), 20);
       }, 120_000);
     }
 

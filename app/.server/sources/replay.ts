@@ -98,6 +98,12 @@ export interface ReplayOptions {
   /** The fixtures folder; default ../shared/fixtures/sources relative to the project root. */
   root?: string;
   port?: number;
+  /**
+   * Control routes for a replay in its own process (scripts/sources-replay.ts --control), so
+   * that the app's busy event loop cannot skew the arrival times: GET /__replay/log (the log
+   * as JSON), POST /__replay/publish (a ReplayPublication as JSON), POST /__replay/reset.
+   */
+  control?: boolean;
 }
 
 export const DEFAULT_REPLAY_ROOT = path.resolve(import.meta.dirname, "../../../../shared/fixtures/sources");
@@ -199,8 +205,29 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
   const publications = new Map<string, Required<ReplayPublication>>();
   const hanging = new Set<ServerResponse>();
 
+  const handleControl = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+    if (pathname === "/__replay/log" && req.method === "GET") return json(200, log);
+    if (pathname === "/__replay/reset" && req.method === "POST") {
+      log.length = 0;
+      requests.length = 0;
+      return json(200, {});
+    }
+    if (pathname === "/__replay/publish" && req.method === "POST") {
+      const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReplayPublication;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(p.date) || !/^\d{4}-\d{2}-\d{2}$/.test(p.from)) return json(422, {});
+      publications.set(p.date, { date: p.date, from: p.from, at: p.at ?? Date.now() });
+      return json(200, {});
+    }
+    return json(404, {});
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://replay.local");
+    if (options.control && url.pathname.startsWith("/__replay/")) return handleControl(req, res, url.pathname);
     const target = url.pathname + url.search;
     requests.push(`${req.method} ${target}`);
     const entry: ReplayRequest = {

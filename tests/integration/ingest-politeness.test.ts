@@ -161,9 +161,8 @@ for (const target of databaseTargets()) {
       await jobs.start();
       const summaryOf = (date: string) => `/datosabiertos/api/boe/sumario/${date.replaceAll("-", "")}`;
       const boe = () => replay.log.filter((r) => r.source === "boe").map((r) => r.path);
-      expect(await waitFor(() => boe().filter((p) => p.startsWith(summaryOf(daysAgo(3)))).length > 0, 60_000)).toBe(
-        true,
-      );
+      const reached = await waitFor(() => boe().some((p) => p.startsWith(summaryOf(daysAgo(3)))), 90_000);
+      expect(reached, JSON.stringify(boe().filter((p) => p.includes("sumario")))).toBe(true);
       expect(await waitFor(async () => (await countDocuments(database)) >= 55 + 132, 60_000)).toBe(true);
       const paths = boe();
       const lastToday = paths.findLastIndex((p) => /id=BOE-[AB]-2018-/.test(p));

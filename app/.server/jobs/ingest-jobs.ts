@@ -127,6 +127,8 @@ export function createJobs(options: JobsOptions): IngestJobs {
   /** The summary version last ingested in full, per day (for conditional checks). */
   const versions = new Map<string, SummaryVersion>();
   const remember = (date: string, result: IngestResult) => {
+    // No issue (any more): the next one that appears is ingested whatever its validators.
+    if (result.noIssue) versions.delete(date);
     if (result.summaryVersion && result.failed.length === 0) {
       for (const key of versions.keys()) if (key !== date) versions.delete(key);
       versions.set(date, result.summaryVersion);

@@ -6,7 +6,7 @@
  *   go at a time and only when the previous one left at least `spacingMs` ago, measured when
  *   the request actually leaves (a timer that fires late after a busy event loop cannot
  *   release a burst: the old gate handed out slots in advance and released them together).
- * - The spacing is 1000 / perSecond plus a 10 % margin, so network and scheduling jitter
+ * - The spacing is 1000 / perSecond plus a 20 % margin, so network and scheduling jitter (up to 200 ms)
  *   between the gate and the wire cannot put a third request inside one second.
  * - Urgent requests (today's issue) leave before the waiting ordinary ones (backfill).
  * - With a shared store (PostgreSQL), a lane's turn also needs the store's consent: the
@@ -30,7 +30,7 @@ export interface PacingStore {
 }
 
 export const DEFAULT_PER_SECOND = 2;
-const MARGIN = 1.1;
+const MARGIN = 1.2;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -113,6 +113,7 @@ try {
     const line = `trial ${trial + 1}: ${sseTimes.length}/${expected} SSE events, first ${s(Math.min(...sseTimes))}, last ${s(Math.max(...sseTimes))}; ${hookTimes.length}/${expected} webhooks, first ${s(Math.min(...hookTimes))}, last ${s(Math.max(...hookTimes))}`;
     process.stderr.write(`${line}\n`);
     lines.push(line);
+    if (trial === trials - 1) break;
     // Back to "not published": the day's documents go, so the next publication brings new ones.
     await replay.publish({ date: today, from: args.day, at: Date.now() + 3_600_000 });
     await database.rows(sql`delete from documents where source = 'boe'`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWatchWindow } from "../config.ts";
+import { loadConfig, parseWatchWindow } from "../config.ts";
 import { inWatchWindow } from "../jobs/ingest-jobs.ts";
 import { createSourcePacer, type PacingStore } from "./pacing.ts";
 
@@ -62,6 +62,13 @@ describe("BOE watch window", () => {
     expect(parseWatchWindow("1-6 07:00-10:00")).toEqual({ days: [1, 2, 3, 4, 5, 6], fromMinute: 420, toMinute: 600 });
     expect(parseWatchWindow("00:00-24:00")).toEqual({ days: [0, 1, 2, 3, 4, 5, 6], fromMinute: 0, toMinute: 1440 });
     expect(parseWatchWindow("6-1 07:30-09:00").days).toEqual([6, 0, 1]);
+  });
+
+  it("stops the start with one line naming the variable when the window is not one", () => {
+    expect(() => loadConfig({ BOE_WATCH_WINDOW: "7-10" })).toThrow(
+      /^Invalid configuration: BOE_WATCH_WINDOW must be like/,
+    );
+    expect(() => loadConfig({ BOE_WATCH_SECONDS: "-1" })).toThrow(/BOE_WATCH_SECONDS/);
   });
 
   it("tells whether a moment is inside, in Europe/Madrid", () => {

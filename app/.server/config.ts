@@ -46,6 +46,15 @@ const schema = z.object({
     .default("boe,eurlex"),
   INGEST_SINCE: z.iso.date({ error: "must be a date YYYY-MM-DD" }).optional(),
   INGEST_INTERVAL_SECONDS: positiveInt.default(300),
+  // Know first (issue 20): today's BOE summary checked every BOE_WATCH_SECONDS (0 = off) in its window.
+  BOE_WATCH_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  BOE_WATCH_WINDOW: z
+    .string()
+    .regex(
+      /^(?:[0-6]-[0-6] )?(?:[01]\d|2[0-3]):[0-5]\d-(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/,
+      'must be like "1-6 07:00-10:00" (weekdays 0 = Sunday to 6, optional; Europe/Madrid times)',
+    )
+    .default("1-6 07:00-10:00"),
   // --- alerts (issue 13): delivery outbox and webhook URLs ---
   ALERTS_RETRY_BASE_MS: positiveInt.default(5000),
   ALERTS_RETRY_MAX_MS: positiveInt.default(1_800_000),
@@ -95,6 +104,8 @@ export type Config = Readonly<{
     ingest: readonly ("boe" | "eurlex")[];
     since: string | undefined;
     intervalSeconds: number;
+    /** The BOE watch: today's summary checked every `seconds` (0 = off) on `days` (0 = Sunday) between two Madrid times. */
+    watch: Readonly<{ seconds: number; days: readonly number[]; fromMinute: number; toMinute: number }>;
   }>;
   /** Alerts (issue 13): delivery retries (webhooks retry for 24 h whatever maxAttempts) and whether webhook URLs may be private (tests only). */
   alerts: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; allowPrivateWebhookUrls: boolean }>;
@@ -155,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       since: v.INGEST_SINCE,
       intervalSeconds: v.INGEST_INTERVAL_SECONDS,
+      watch: Object.freeze({ seconds: v.BOE_WATCH_SECONDS, ...parseWatchWindow(v.BOE_WATCH_WINDOW) }),
     }),
     alerts: Object.freeze({
       retryBaseMs: v.ALERTS_RETRY_BASE_MS,
@@ -166,6 +178,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformAdminEmail: v.PLATFORM_ADMIN_EMAIL,
     platformOrgName: v.PLATFORM_ORG_NAME,
   });
+}
+
+/** "1-6 07:00-10:00" → weekdays 1..6 and minutes of the day [420, 600). */
+export function parseWatchWindow(value: string): { days: readonly number[]; fromMinute: number; toMinute: number } {
+  const m = /^(?:([0-6])-([0-6]) )?(\d{2}):(\d{2})-(\d{2}):(\d{2})$/.exec(value);
+  if (!m) throw new ConfigError(`Invalid configuration: BOE_WATCH_WINDOW must be like "1-6 07:00-10:00"`);
+  const first = Number(m[1] ?? 0);
+  const last = Number(m[2] ?? 6);
+  const days: number[] = [];
+  for (let d = first; ; d = (d + 1) % 7) {
+    days.push(d);
+    if (d === last) break;
+  }
+  return {
+    days: Object.freeze(days),
+    fromMinute: Number(m[3]) * 60 + Number(m[4]),
+    toMinute: Number(m[5]) * 60 + Number(m[6]),
+  };
 }
 
 /** Without FORM_SECRET, one instance keeps a random key in DATA_DIR so restarts keep it. */

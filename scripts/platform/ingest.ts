@@ -14,6 +14,7 @@ import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import type { SourceDocument } from "../../app/.server/documents/types.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
+import { instancePacer } from "../../app/.server/sources/pacing.ts";
 import { loadSampleData } from "../../app/.server/sources/sample.ts";
 
 export const summary = "ingest a source now: --source boe --date YYYY-MM-DD, --source eurlex, or --sample";
@@ -61,7 +62,12 @@ export async function run(argv: string[]): Promise<number> {
     if (values.sample) {
       results = (await loadSampleData({ database, log, classify: (doc) => classify(doc) })).results;
     } else {
-      const clients = createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
+      // Paced with the running instances on PostgreSQL (source_pacing), as one more instance.
+      const clients = createSourceClients({
+        urls: config.sources,
+        siteUrl: config.siteUrl,
+        pacer: instancePacer(database),
+      });
       // New and changed documents are matched against the alert profiles here (deliveries go through
       // the outbox; a running server's worker is woken by NOTIFY on PostgreSQL, or sends at its next start).
       const directory = databaseDirectory(database);

@@ -1,24 +1,37 @@
 /**
  * Ingestion jobs on pg-boss 12, on PGlite (custom `db` adapter over Database.query) and on
- * PostgreSQL across instances. Schedules in Europe/Madrid: BOE every INGEST_INTERVAL_SECONDS
- * (rounded to minutes) from 07:00 to 10:00 Monday to Saturday and hourly otherwise; EUR-Lex
+ * PostgreSQL across instances. Schedules in Europe/Madrid: BOE hourly, and in its publication
+ * window (BOE_WATCH_WINDOW, default Monday to Saturday 07:00-10:00) today's summary is watched
+ * every BOE_WATCH_SECONDS (default 30) with conditional requests: a summary still at the
+ * version last ingested costs the source a 304 and nothing else (with the watch off, the
+ * window's poll is every INGEST_INTERVAL_SECONDS, rounded to minutes, as before). EUR-Lex
  * every interval from 06:00 to 21:00, and so are the RSS/Atom feeds admins added (one job per
- * feed). INGEST_SINCE backfills missing BOE days at start.
+ * feed).
+ * Today first: at start today's issue is ingested, then INGEST_SINCE's missing days are
+ * queued, newest first, on their own queue (ingest-boe-backfill), so that no poll of today
+ * waits behind a past day, and today's requests leave before the backfill's in the BOE's
+ * lane of the instance's pacer (sources/pacing.ts: 2 requests per second per source across
+ * the instance and, on PostgreSQL, across instances). A past day ingested without failures is
+ * remembered (source_fetches `boe:day:{date}`) and not fetched again at the next start.
  * One fetch per day and per document across instances: singleton keys per day on the queue,
  * and per-document claims in source_fetches (see ingest.ts). INGEST_SOURCES=none: start()
  * does nothing. runSourceNow(sourceId) is the admin's "run now".
  */
+import { sql } from "drizzle-orm";
 import { PgBoss } from "pg-boss";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { sourceFeeds } from "../db/schema/documents.ts";
 import type { Classify } from "../documents/store.ts";
-import { createSourceClients, type SourceClients } from "../sources/clients.ts";
-import { type IngestLog, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
+import { createSourceClients, type SourceClients, type SummaryVersion } from "../sources/clients.ts";
+import { type IngestLog, type IngestResult, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
+import { instancePacer } from "../sources/pacing.ts";
 import { bossDb, startBoss } from "./boss.ts";
 
 export const QUEUES = {
   boe: "ingest-boe",
+  /** Past days (INGEST_SINCE), one job per day, after today's issue. */
+  backfill: "ingest-boe-backfill",
   eurlex: "ingest-eurlex",
   feed: "ingest-feed",
   /** Fans out one ingest-feed job per admin-added feed (every interval during the day). */
@@ -28,7 +41,10 @@ const TZ = "Europe/Madrid";
 
 export interface JobsOptions {
   database: Database;
-  config: Pick<Config, "siteUrl" | "sources">;
+  /** The watch is off when `sources.watch` is absent (tests that build a config by hand). */
+  config: Pick<Config, "siteUrl"> & {
+    sources: Omit<Config["sources"], "watch"> & { watch?: Config["sources"]["watch"] };
+  };
   log: IngestLog;
   classify?: Classify | undefined;
   onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
@@ -61,18 +77,74 @@ export function daysBetween(since: string, until: string): string[] {
   return out;
 }
 
+/** Whether `at` falls in the watch window (Europe/Madrid weekday and time). */
+export function inWatchWindow(
+  watch: { days: readonly number[]; fromMinute: number; toMinute: number },
+  at = new Date(),
+): boolean {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: TZ,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  const day = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(part("weekday"));
+  const minute = Number(part("hour")) * 60 + Number(part("minute"));
+  return watch.days.includes(day) && minute >= watch.fromMinute && minute < watch.toMinute;
+}
+
+interface BoeJob {
+  date?: string;
+  /** The watch: a conditional check of the summary, nothing more when it has not changed. */
+  watch?: boolean;
+  /** At start: queue the missing past days once this (today's) run is over. */
+  backfill?: boolean;
+}
+
 export function createJobs(options: JobsOptions): IngestJobs {
   const { database, config, log } = options;
   const enabled = config.sources.ingest;
-  const clients = options.clients ?? createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
-  const deps = (freshSeconds: number) => ({
+  const clients =
+    options.clients ??
+    createSourceClients({
+      urls: config.sources,
+      siteUrl: config.siteUrl,
+      pacer: instancePacer(database, (error) => log.warn({ err: error }, "shared source pacing failed")),
+    });
+  const deps = (freshSeconds: number, urgent = false) => ({
     database,
     clients,
     log,
     classify: options.classify,
     onDocument: options.onDocument,
     freshSeconds,
+    urgent,
   });
+  const watch = config.sources.watch ?? { seconds: 0, days: [], fromMinute: 0, toMinute: 0 };
+  let watchTimer: NodeJS.Timeout | undefined;
+  /** The summary version last ingested in full, per day (for conditional checks). */
+  const versions = new Map<string, SummaryVersion>();
+  const remember = (date: string, result: IngestResult) => {
+    // No issue (any more): the next one that appears is ingested whatever its validators.
+    if (result.noIssue) versions.delete(date);
+    if (result.summaryVersion && result.failed.length === 0) {
+      for (const key of versions.keys()) if (key !== date) versions.delete(key);
+      versions.set(date, result.summaryVersion);
+    }
+  };
+  const dayDoneKey = (date: string) => `boe:day:${date}`;
+  const dayDone = async (date: string) =>
+    (
+      await database.rows<{ key: string }>(
+        sql`select key from source_fetches where key = ${dayDoneKey(date)} and done_at is not null`,
+      )
+    ).length > 0;
+  const markDayDone = (date: string) =>
+    database.rows(sql`
+      insert into source_fetches (key, claimed_at, done_at) values (${dayDoneKey(date)}, now(), now())
+      on conflict (key) do update set done_at = now()`);
   const boss = new PgBoss({
     db: bossDb(database),
     backend: database.kind === "pglite" ? "pglite" : "postgres",
@@ -84,6 +156,33 @@ export function createJobs(options: JobsOptions): IngestJobs {
   const every = minutes >= 60 ? "0" : `*/${minutes}`;
 
   const dayKey = (date: string) => `boe:${date}`;
+  /** The days from INGEST_SINCE to yesterday, newest first, one job each. */
+  const queueBackfill = async (today: string) => {
+    if (!config.sources.since) return;
+    const days = daysBetween(config.sources.since, today).filter((d) => d < today);
+    for (const date of days.reverse()) {
+      await boss.send(QUEUES.backfill, { date }, { singletonKey: dayKey(date), singletonSeconds: 3600 });
+    }
+  };
+  /** In the window, every watch.seconds: one conditional check of today's summary across instances. */
+  const startWatch = () => {
+    const tick = async () => {
+      if (!started) return;
+      try {
+        if (inWatchWindow(watch)) {
+          const date = madridDate();
+          await boss.send(QUEUES.boe, { date, watch: true } satisfies BoeJob, {
+            singletonKey: `boe:watch:${date}`,
+            singletonSeconds: watch.seconds,
+          });
+        }
+      } catch (error) {
+        log.warn({ err: error }, "BOE watch could not queue a check");
+      }
+      if (started) watchTimer = setTimeout(tick, watch.seconds * 1000);
+    };
+    watchTimer = setTimeout(tick, 0);
+  };
   const queueFeed = (feedId: string) =>
     boss.send(QUEUES.feed, { feedId }, { singletonKey: `feed:${feedId}`, singletonSeconds: 30 });
   const queueAllFeeds = async () => {
@@ -99,9 +198,25 @@ export function createJobs(options: JobsOptions): IngestJobs {
       await startBoss(boss, log);
       started = true;
       for (const name of Object.values(QUEUES)) await boss.createQueue(name);
-      await boss.work<{ date?: string }>(QUEUES.boe, { batchSize: 1 }, async ([job]) => {
-        const date = job?.data?.date ?? madridDate();
-        await ingestBoeDay(deps(job?.data?.date ? 0 : config.sources.intervalSeconds), date);
+      await boss.work<BoeJob>(QUEUES.boe, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+        const data = job?.data ?? {};
+        const today = madridDate();
+        const date = data.date ?? today;
+        try {
+          const fresh = data.date && !data.watch ? 0 : config.sources.intervalSeconds;
+          const result = await ingestBoeDay(deps(fresh, date === today), date, {
+            seen: data.watch ? versions.get(date) : undefined,
+          });
+          remember(date, result);
+        } finally {
+          if (data.backfill) await queueBackfill(today);
+        }
+      });
+      await boss.work<{ date: string }>(QUEUES.backfill, { batchSize: 1 }, async ([job]) => {
+        const date = job?.data?.date;
+        if (!date || (await dayDone(date))) return;
+        const result = await ingestBoeDay(deps(0), date);
+        if (result.failed.length === 0) await markDayDone(date);
       });
       await boss.work(QUEUES.eurlex, { batchSize: 1 }, async () => {
         await ingestEurlex(deps(config.sources.intervalSeconds));
@@ -116,13 +231,14 @@ export function createJobs(options: JobsOptions): IngestJobs {
       // Admins' RSS/Atom feeds: every interval during the day, whichever official sources run.
       await boss.schedule(QUEUES.feeds, `${every} 6-20 * * *`, null, { tz: TZ, key: "day" });
       if (enabled.includes("boe")) {
-        await boss.schedule(QUEUES.boe, `${every} 7-9 * * 1-6`, null, { tz: TZ, key: "window" });
+        if (watch.seconds > 0) {
+          // The watch replaces the window's poll (a stale schedule from an older version goes).
+          await boss.unschedule(QUEUES.boe, "window").catch(() => {});
+          startWatch();
+        } else await boss.schedule(QUEUES.boe, `${every} 7-9 * * 1-6`, null, { tz: TZ, key: "window" });
         await boss.schedule(QUEUES.boe, "0 * * * *", null, { tz: TZ, key: "hourly" });
-        if (config.sources.since) {
-          for (const date of daysBetween(config.sources.since, madridDate())) {
-            await boss.send(QUEUES.boe, { date }, { singletonKey: dayKey(date), singletonSeconds: 3600 });
-          }
-        }
+        // Today first (one summary request per instance's start); its run queues the missing past days when it is over.
+        await boss.send(QUEUES.boe, { backfill: Boolean(config.sources.since) } satisfies BoeJob);
       }
       if (enabled.includes("eurlex")) {
         await boss.schedule(QUEUES.eurlex, `${every} 6-20 * * *`, null, { tz: TZ, key: "day" });
@@ -132,6 +248,7 @@ export function createJobs(options: JobsOptions): IngestJobs {
     async stop() {
       if (!started) return;
       started = false;
+      clearTimeout(watchTimer);
       await boss.stop({ graceful: true, timeout: 10_000 });
     },
     async runSourceNow(sourceId, runOptions = {}) {

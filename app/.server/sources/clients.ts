@@ -1,6 +1,7 @@
 /**
- * Source clients: fetch + parse, one HTTP client (rate gate) per source, provenance per
- * payload. Base URLs come from config.sources.
+ * Source clients: fetch + parse, provenance per payload. Base URLs come from config.sources.
+ * Requests are paced per source ("boe"; "eurlex" for the RSS feed; "cellar" for SPARQL and
+ * the texts; "feed:{host}" for admins' feeds) by the instance's pacer (pacing.ts).
  */
 import type { Provenance, SourceDocument } from "../documents/types.ts";
 import { BOE_DOCUMENT_PARSER, parseBoeDocument } from "./boe/document.ts";
@@ -21,7 +22,9 @@ import {
   productUserAgent,
   SourceFetchError,
   type SourceHttpOptions,
+  type Validators,
 } from "./http.ts";
+import { createSourcePacer, instancePacer } from "./pacing.ts";
 
 export interface SourceUrls {
   boeApiUrl: string;
@@ -30,7 +33,7 @@ export interface SourceUrls {
   cellarUrl: string;
 }
 
-export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgent">> {
+export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgent" | "source">> {
   urls: SourceUrls;
   siteUrl: string;
 }
@@ -47,13 +50,56 @@ export interface Parsed<T> {
   provenance: Provenance;
 }
 
+/** A summary answer's version: its validators and the bytes' SHA-256 (for sources that ignore them). */
+export interface SummaryVersion extends Validators {
+  sha256: string;
+}
+
+export type BoeSummaryCheck =
+  | { status: "none" }
+  | { status: "unchanged" }
+  | { status: "changed"; summary: Parsed<BoeSummary>; version: SummaryVersion };
+
 export function createSourceClients(options: ClientOptions) {
   const userAgent = productUserAgent(options.siteUrl);
-  const httpOptions = { userAgent, ...options };
-  const boeHttp = createSourceHttp(httpOptions);
-  const eurlexHttp = createSourceHttp(httpOptions);
-  const feedHttp = createSourceHttp(httpOptions);
+  // One pacer for every source of this client set: the instance's, unless a test asks for a rate.
+  const pacer =
+    options.pacer ??
+    (options.perSecond !== undefined ? createSourcePacer({ perSecond: options.perSecond }) : instancePacer());
+  const httpOptions = { userAgent, ...options, pacer };
+  const boeHttp = createSourceHttp({ ...httpOptions, source: "boe" });
+  const eurlexHttp = createSourceHttp({ ...httpOptions, source: "eurlex" });
+  const cellarHttp = createSourceHttp({ ...httpOptions, source: "cellar" });
+  const feedHttp = createSourceHttp({ ...httpOptions, source: "feed" });
   const { urls } = options;
+  const summaryUrl = (date: string) => `${urls.boeApiUrl}/datosabiertos/api/boe/sumario/${date.replaceAll("-", "")}`;
+
+  /**
+   * The BOE summary unless it is still the version `seen`: a conditional request (ETag,
+   * Last-Modified) and, for a server that ignores it, the same bytes count as unchanged.
+   */
+  async function boeSummaryIfChanged(
+    date: string,
+    seen: SummaryVersion | undefined,
+    options: { urgent?: boolean } = {},
+  ): Promise<BoeSummaryCheck> {
+    const url = summaryUrl(date);
+    const payload = await boeHttp.request(url, {
+      headers: { accept: "application/json" },
+      urgent: options.urgent === true,
+      ...(seen ? { ifChanged: seen } : {}),
+    });
+    if (payload.status === 404) return { status: "none" };
+    if (payload.status === 304 || (seen && payload.sha256 === seen.sha256)) return { status: "unchanged" };
+    return {
+      status: "changed",
+      summary: {
+        value: parseAt(url, () => parseBoeSummary(payload.body, "json")),
+        provenance: provenanceOf(payload, BOE_SUMMARY_PARSER),
+      },
+      version: { sha256: payload.sha256, etag: payload.etag, lastModified: payload.lastModified },
+    };
+  }
 
   const notFound = (payload: FetchedPayload) => {
     if (payload.status === 404) throw new SourceFetchError(payload.url, "HTTP 404", 404);
@@ -61,19 +107,21 @@ export function createSourceClients(options: ClientOptions) {
 
   return {
     /** The BOE summary of a day (YYYY-MM-DD); null when there is no issue (404). */
-    async boeSummary(date: string): Promise<Parsed<BoeSummary> | null> {
-      const url = `${urls.boeApiUrl}/datosabiertos/api/boe/sumario/${date.replaceAll("-", "")}`;
-      const payload = await boeHttp.request(url, { headers: { accept: "application/json" } });
-      if (payload.status === 404) return null;
-      return {
-        value: parseAt(url, () => parseBoeSummary(payload.body, "json")),
-        provenance: provenanceOf(payload, BOE_SUMMARY_PARSER),
-      };
+    async boeSummary(date: string, options: { urgent?: boolean } = {}): Promise<Parsed<BoeSummary> | null> {
+      const check = await boeSummaryIfChanged(date, undefined, options);
+      return check.status === "changed" ? check.summary : null;
     },
+    boeSummaryIfChanged,
     /** One BOE document; its XML URL is built from the configured base (the summary's absolute URL names the real host). */
-    async boeDocument(item: BoeSummaryItem): Promise<{ doc: SourceDocument; payload: FetchedPayload }> {
+    async boeDocument(
+      item: BoeSummaryItem,
+      options: { urgent?: boolean } = {},
+    ): Promise<{ doc: SourceDocument; payload: FetchedPayload }> {
       const url = `${urls.boeApiUrl}/diario_boe/xml.php?id=${encodeURIComponent(item.sourceId)}`;
-      const payload = await boeHttp.request(url, { headers: { accept: "application/xml" } });
+      const payload = await boeHttp.request(url, {
+        headers: { accept: "application/xml" },
+        urgent: options.urgent === true,
+      });
       notFound(payload);
       const doc = parseAt(url, () => parseBoeDocument(payload.body, item));
       doc.provenance.push(provenanceOf(payload, BOE_DOCUMENT_PARSER));
@@ -111,7 +159,7 @@ SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype 
              FILTER(?lang IN (<http://publications.europa.eu/resource/authority/language/SPA>,
                               <http://publications.europa.eu/resource/authority/language/ENG>)) }
 }`;
-      const payload = await eurlexHttp.request(urls.cellarSparqlUrl, {
+      const payload = await cellarHttp.request(urls.cellarSparqlUrl, {
         method: "POST",
         headers: { "content-type": "application/sparql-query", accept: "application/sparql-results+json" },
         body: query,
@@ -129,7 +177,7 @@ SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype 
         ["eng", "en"],
       ] as const) {
         const url = `${urls.cellarUrl}/resource/celex/${encodeURIComponent(celex)}`;
-        const payload = await eurlexHttp.request(url, {
+        const payload = await cellarHttp.request(url, {
           headers: { accept: "application/xhtml+xml", "accept-language": lang },
         });
         if (payload.status === 404) continue;
@@ -148,6 +196,7 @@ SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype 
     async feed(url: string): Promise<Parsed<FeedEntry[]>> {
       const payload = await feedHttp.request(url, {
         headers: { accept: "application/rss+xml, application/atom+xml, application/xml" },
+        source: `feed:${hostOf(url)}`,
       });
       notFound(payload);
       return { value: parseAt(url, () => parseFeed(payload.body)), provenance: provenanceOf(payload, FEED_PARSER) };
@@ -156,6 +205,14 @@ SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype 
 }
 
 export type SourceClients = ReturnType<typeof createSourceClients>;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
 
 /** "es" or "en" from common function words, when a payload does not declare its language. */
 export function guessLanguage(text: string): "es" | "en" | undefined {

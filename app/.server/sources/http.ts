@@ -1,10 +1,13 @@
 /**
- * The sources' HTTP client: Node's fetch with an AbortSignal timeout, at most `perSecond`
- * requests per source (a spacing gate), a User-Agent naming the product, retries with
- * exponential backoff on timeouts, 5xx, 429 and network errors. Answers carry the bytes'
- * SHA-256 and the fetch time for provenance.
+ * The sources' HTTP client: Node's fetch with an AbortSignal timeout, every request (retries
+ * included) paced by the instance's SourcePacer (pacing.ts: at most 2 per second per source
+ * across the instance's jobs and, on PostgreSQL, across instances), a User-Agent naming the
+ * product, retries with exponential backoff on timeouts, 5xx, 429 and network errors,
+ * conditional requests (If-None-Match / If-Modified-Since; a 304 is an answer). Answers carry
+ * the bytes' SHA-256, the fetch time for provenance and the validators (ETag, Last-Modified).
  */
 import { createHash } from "node:crypto";
+import { createSourcePacer, type SourcePacer } from "./pacing.ts";
 
 export interface FetchedPayload {
   url: string;
@@ -12,6 +15,14 @@ export interface FetchedPayload {
   body: string;
   fetchedAt: string;
   sha256: string;
+  etag?: string;
+  lastModified?: string;
+}
+
+/** What a previous answer said about its version, for a conditional request. */
+export interface Validators {
+  etag?: string | undefined;
+  lastModified?: string | undefined;
 }
 
 export class SourceFetchError extends Error {
@@ -30,16 +41,30 @@ export interface SourceHttpOptions {
   timeoutMs?: number;
   retries?: number;
   backoffMs?: number;
-  /** Maximum requests per second for this client (one client per source). */
+  /** The source's key in the pacer ("boe", "eurlex", "cellar"); a request may name another. */
+  source: string;
+  /** The instance's pacer (pacing.ts instancePacer); default: a private one at `perSecond`. */
+  pacer?: SourcePacer;
+  /** Requests per second when no pacer is given (tests against a local replay). */
   perSecond?: number;
+}
+
+export interface SourceRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Leaves before the source's waiting ordinary requests (today's issue before the backfill). */
+  urgent?: boolean;
+  /** Sends If-None-Match / If-Modified-Since; the answer may then be a 304 with an empty body. */
+  ifChanged?: Validators;
+  /** Pacing key for this request (feeds: one per host). */
+  source?: string;
 }
 
 export interface SourceHttp {
   /** Fetches a URL; 2xx and 404 are answers (callers decide what 404 means), other failures throw SourceFetchError after retries. */
-  request(
-    url: string,
-    init?: { method?: string; headers?: Record<string, string>; body?: string },
-  ): Promise<FetchedPayload>;
+  /** 2xx, 304 (conditional requests) and 404 are answers. */
+  request(url: string, init?: SourceRequestInit): Promise<FetchedPayload>;
 }
 
 export function productUserAgent(siteUrl: string): string {
@@ -50,25 +75,21 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const retries = options.retries ?? 3;
   const backoffMs = options.backoffMs ?? 1000;
-  const spacing = 1000 / (options.perSecond ?? 2);
-  let nextSlot = 0;
-  const gate = async () => {
-    const now = Date.now();
-    const slot = Math.max(now, nextSlot);
-    nextSlot = slot + spacing;
-    if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
-  };
+  const pacer = options.pacer ?? createSourcePacer({ perSecond: options.perSecond ?? 2 });
 
   return {
     async request(url, init = {}) {
       let lastError: SourceFetchError | undefined;
       for (let attempt = 0; attempt <= retries; attempt++) {
         if (attempt > 0) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
-        await gate();
+        await pacer.wait(init.source ?? options.source, { urgent: init.urgent === true });
+        const conditional: Record<string, string> = {};
+        if (init.ifChanged?.etag) conditional["if-none-match"] = init.ifChanged.etag;
+        if (init.ifChanged?.lastModified) conditional["if-modified-since"] = init.ifChanged.lastModified;
         try {
           const response = await fetch(url, {
             method: init.method ?? "GET",
-            headers: { "user-agent": options.userAgent, ...init.headers },
+            headers: { "user-agent": options.userAgent, ...init.headers, ...conditional },
             ...(init.body !== undefined ? { body: init.body } : {}),
             signal: AbortSignal.timeout(timeoutMs),
             redirect: "follow",
@@ -78,14 +99,18 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
             lastError = new SourceFetchError(url, `HTTP ${response.status}`, response.status);
             continue;
           }
-          if (!response.ok && response.status !== 404)
+          if (!response.ok && response.status !== 404 && response.status !== 304)
             throw new SourceFetchError(url, `HTTP ${response.status}`, response.status);
+          const etag = response.headers.get("etag");
+          const lastModified = response.headers.get("last-modified");
           return {
             url,
             status: response.status,
             body: bytes.toString("utf8"),
             fetchedAt: new Date().toISOString(),
             sha256: createHash("sha256").update(bytes).digest("hex"),
+            ...(etag ? { etag } : {}),
+            ...(lastModified ? { lastModified } : {}),
           };
         } catch (error) {
           if (error instanceof SourceFetchError && error.status !== undefined && error.status < 500) throw error;

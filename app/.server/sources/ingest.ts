@@ -13,7 +13,7 @@ import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
 import { type Classify, storeDocument } from "../documents/store.ts";
 import type { SourceDocument } from "../documents/types.ts";
 import type { BoeSummaryItem } from "./boe/summary.ts";
-import { guessLanguage, type SourceClients } from "./clients.ts";
+import { guessLanguage, type SourceClients, type SummaryVersion } from "./clients.ts";
 import { errorUrl, SourceParseError } from "./errors.ts";
 import { toEurlexDocument } from "./eurlex/cellar.ts";
 import { SourceFetchError } from "./http.ts";
@@ -35,6 +35,8 @@ export interface IngestDeps {
   concurrency?: number;
   /** Skip documents another run finished within this many seconds (jobs); 0 = always refetch. */
   freshSeconds?: number;
+  /** Today's issue: its requests leave before the source's waiting backfill requests. */
+  urgent?: boolean;
 }
 
 export interface IngestFailure {
@@ -48,6 +50,10 @@ export interface IngestResult {
   /** For BOE: the date; null issue = no issue that day. */
   date?: string;
   noIssue?: boolean;
+  /** For BOE with `seen`: the summary is still that version, nothing was fetched after it. */
+  summaryUnchanged?: boolean;
+  /** For BOE: the version of the summary ingested (for the next conditional check). */
+  summaryVersion?: SummaryVersion;
   listed: number;
   created: number;
   updated: number;
@@ -168,13 +174,27 @@ async function fail(
   await recordStatus(deps.database, source, { ok: false, error: `${sourceId}: ${message}`, url });
 }
 
-/** Ingests one BOE day (YYYY-MM-DD). Throws only when the summary itself cannot be fetched or parsed (recorded first). */
-export async function ingestBoeDay(deps: IngestDeps, date: string): Promise<IngestResult> {
+/**
+ * Ingests one BOE day (YYYY-MM-DD). Throws only when the summary itself cannot be fetched or
+ * parsed (recorded first). With `seen` (the watch), a summary still at that version ends the
+ * run at once: a 304 where the source honours conditional requests, the same bytes otherwise.
+ */
+export async function ingestBoeDay(
+  deps: IngestDeps,
+  date: string,
+  options: { seen?: SummaryVersion | undefined } = {},
+): Promise<IngestResult> {
   const result = newResult("boe");
   result.date = date;
   let summary: Awaited<ReturnType<SourceClients["boeSummary"]>>;
   try {
-    summary = await deps.clients.boeSummary(date);
+    const check = await deps.clients.boeSummaryIfChanged(date, options.seen, { urgent: deps.urgent === true });
+    if (check.status === "unchanged") {
+      result.summaryUnchanged = true;
+      return result;
+    }
+    summary = check.status === "changed" ? check.summary : null;
+    if (check.status === "changed") result.summaryVersion = check.version;
   } catch (error) {
     const url = errorUrl(error) ?? `summary ${date}`;
     await recordStatus(deps.database, "boe", { ok: false, error: `summary ${date}: ${describe(error)}`, url });
@@ -206,7 +226,7 @@ export async function ingestBoeDay(deps: IngestDeps, date: string): Promise<Inge
     }
     let done = false;
     try {
-      const { doc } = await deps.clients.boeDocument(item);
+      const { doc } = await deps.clients.boeDocument(item, { urgent: deps.urgent === true });
       doc.provenance.unshift(summary.provenance);
       await store(deps, doc, result);
       done = true;

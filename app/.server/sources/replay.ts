@@ -7,8 +7,16 @@
  * Faults for tests: `setFaults([...])` makes requests whose path matches a pattern wait,
  * time out (never answer), answer a status (5xx), a malformed body or a replacement body;
  * `times` limits how often a fault fires.
+ *
+ * Politeness and timing (issue 20): every request is logged with its arrival time and source
+ * (`log`; `busiestWindow` counts the most requests of one source inside any window, so a test
+ * fails above 2 per second). `publish({ date, from, at })` serves a recorded day's summary as
+ * another day's (today's), 404 until the moment `at`: a publication at a chosen moment.
+ * Summaries carry an ETag and a Last-Modified and honour If-None-Match / If-Modified-Since
+ * with a 304, as a source that honours conditional requests.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -25,19 +33,77 @@ export interface ReplayFault {
   times?: number;
 }
 
+export type ReplaySource = "boe" | "eurlex" | "cellar" | "other";
+
+export interface ReplayRequest {
+  /** Arrival, ms since the epoch. */
+  at: number;
+  source: ReplaySource;
+  method: string;
+  /** Path with its query string. */
+  path: string;
+  /** The answer's status (0 while unanswered, e.g. a hanging fault). */
+  status: number;
+  /** The request carried If-None-Match or If-Modified-Since. */
+  conditional: boolean;
+}
+
+export interface ReplayPublication {
+  /** The day it is published as (YYYY-MM-DD), e.g. today. */
+  date: string;
+  /** The recorded day whose summary is served (YYYY-MM-DD). */
+  from: string;
+  /** From this moment (ms since the epoch; default now); 404 before. */
+  at?: number;
+}
+
 export interface ReplayServer {
   url: string;
   sparqlUrl: string;
   setFaults(faults: ReplayFault[]): void;
   /** Requests served, by path (for assertions). */
   requests: string[];
+  /** Every request with its arrival time and source, in arrival order. */
+  log: ReplayRequest[];
+  /** Serves a recorded day's summary as `date`'s from the moment `at`. */
+  publish(publication: ReplayPublication): void;
   close(): Promise<void>;
+}
+
+/** Which source a request path belongs to (one politeness budget each). */
+export function sourceOfPath(p: string): ReplaySource {
+  if (p.startsWith("/datosabiertos/") || p.startsWith("/diario_boe/")) return "boe";
+  if (/^\/[A-Za-z]{2}\/display-feed\.rss/.test(p)) return "eurlex";
+  if (p.startsWith("/resource/") || /\/sparql(\?|$)/.test(p)) return "cellar";
+  return "other";
+}
+
+/** The most requests of `source` inside any window of `windowMs` (arrival times), and where. */
+export function busiestWindow(
+  log: readonly ReplayRequest[],
+  source: ReplaySource,
+  windowMs = 1000,
+): { count: number; from: number; paths: string[] } {
+  const hits = log.filter((r) => r.source === source).sort((a, b) => a.at - b.at);
+  let best = { count: 0, from: 0, paths: [] as string[] };
+  for (let i = 0, j = 0; i < hits.length; i++) {
+    const start = hits[i] as ReplayRequest;
+    while (j < hits.length && (hits[j] as ReplayRequest).at < start.at + windowMs) j++;
+    if (j - i > best.count) best = { count: j - i, from: start.at, paths: hits.slice(i, j).map((h) => h.path) };
+  }
+  return best;
 }
 
 export interface ReplayOptions {
   /** The fixtures folder; default ../shared/fixtures/sources relative to the project root. */
   root?: string;
   port?: number;
+  /**
+   * Control routes for a replay in its own process (scripts/sources-replay.ts --control), so
+   * that the app's busy event loop cannot skew the arrival times: GET /__replay/log (the log
+   * as JSON), POST /__replay/publish (a ReplayPublication as JSON), POST /__replay/reset.
+   */
+  control?: boolean;
 }
 
 export const DEFAULT_REPLAY_ROOT = path.resolve(import.meta.dirname, "../../../../shared/fixtures/sources");
@@ -111,16 +177,71 @@ function resolve(
   return undefined;
 }
 
+const compact = (date: string) => date.replaceAll("-", "");
+
+/** A published day's summary: the recorded one with its publication date rewritten. */
+function publishedSummary(
+  root: string,
+  publication: ReplayPublication,
+  wantsXml: boolean,
+): { text: string; type: string } | undefined {
+  const base = path.join(root, "boe/datosabiertos/api/boe/sumario", compact(publication.from));
+  const file = wantsXml && existsSync(`${base}.xml`) ? `${base}.xml` : `${base}.json`;
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, "utf8")
+    .replace(/("fecha_publicacion"\s*:\s*")\d{8}"/g, `$1${compact(publication.date)}"`)
+    .replace(
+      /<fecha_publicacion>\d{8}<\/fecha_publicacion>/g,
+      `<fecha_publicacion>${compact(publication.date)}</fecha_publicacion>`,
+    );
+  return { text, type: contentType(file) };
+}
+
 export async function startReplayServer(options: ReplayOptions = {}): Promise<ReplayServer> {
   const root = path.resolve(options.root ?? DEFAULT_REPLAY_ROOT);
   let faults: Array<ReplayFault & { fired: number }> = [];
   const requests: string[] = [];
+  const log: ReplayRequest[] = [];
+  const publications = new Map<string, Required<ReplayPublication>>();
   const hanging = new Set<ServerResponse>();
+
+  const handleControl = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+    if (pathname === "/__replay/log" && req.method === "GET") return json(200, log);
+    if (pathname === "/__replay/reset" && req.method === "POST") {
+      log.length = 0;
+      requests.length = 0;
+      return json(200, {});
+    }
+    if (pathname === "/__replay/publish" && req.method === "POST") {
+      const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReplayPublication;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(p.date) || !/^\d{4}-\d{2}-\d{2}$/.test(p.from)) return json(422, {});
+      publications.set(p.date, { date: p.date, from: p.from, at: p.at ?? Date.now() });
+      return json(200, {});
+    }
+    return json(404, {});
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://replay.local");
+    if (options.control && url.pathname.startsWith("/__replay/")) return handleControl(req, res, url.pathname);
     const target = url.pathname + url.search;
     requests.push(`${req.method} ${target}`);
+    const entry: ReplayRequest = {
+      at: Date.now(),
+      source: sourceOfPath(url.pathname),
+      method: req.method ?? "GET",
+      path: target,
+      status: 0,
+      conditional: req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined,
+    };
+    log.push(entry);
+    res.on("finish", () => {
+      entry.status = res.statusCode;
+    });
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
@@ -136,7 +257,21 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
       res.writeHead(fault.status ?? 503, { "content-type": "text/plain" }).end("Service Unavailable");
       return;
     }
-    const found = resolve(root, req.method ?? "GET", url, String(req.headers.accept ?? ""), body);
+    const accept = String(req.headers.accept ?? "");
+    const summaryDay = /^\/datosabiertos\/api\/boe\/sumario\/(\d{4})(\d{2})(\d{2})$/.exec(url.pathname);
+    const publication = summaryDay ? publications.get(`${summaryDay[1]}-${summaryDay[2]}-${summaryDay[3]}`) : undefined;
+    let found: { file?: string; text?: string; type: string } | undefined;
+    let modified: number | undefined;
+    if (publication) {
+      found =
+        Date.now() >= publication.at
+          ? publishedSummary(root, publication, /xml/.test(accept) && !/json/.test(accept))
+          : undefined;
+      modified = publication.at;
+    } else {
+      found = resolve(root, req.method ?? "GET", url, accept, body);
+      if (found?.file && summaryDay) modified = statSync(found.file).mtimeMs;
+    }
     if (!found) {
       res.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
       return;
@@ -144,7 +279,25 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     let text = found.text ?? readFileSync(found.file ?? "", "utf8");
     if (fault?.kind === "malformed") text = text.slice(0, Math.floor(text.length / 2));
     if (fault?.kind === "body") text = fault.body ?? "";
-    res.writeHead(200, { "content-type": found.type }).end(text);
+    const headers: Record<string, string> = { "content-type": found.type };
+    if (summaryDay && modified !== undefined && !fault) {
+      // Validators as a server that honours conditional requests (HTTP dates have whole seconds).
+      const etag = `"${createHash("sha256").update(text).digest("hex").slice(0, 32)}"`;
+      const lastModified = new Date(Math.floor(modified / 1000) * 1000).toUTCString();
+      headers.etag = etag;
+      headers["last-modified"] = lastModified;
+      const ifNoneMatch = req.headers["if-none-match"];
+      const ifModifiedSince = req.headers["if-modified-since"];
+      const notModified =
+        ifNoneMatch !== undefined
+          ? ifNoneMatch.split(",").some((tag) => tag.trim() === etag)
+          : ifModifiedSince !== undefined && Date.parse(ifModifiedSince) >= Date.parse(lastModified);
+      if (notModified) {
+        res.writeHead(304, { etag, "last-modified": lastModified }).end();
+        return;
+      }
+    }
+    res.writeHead(200, headers).end(text);
   };
 
   const server: Server = createServer((req, res) => {
@@ -162,6 +315,10 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     url,
     sparqlUrl: `${url}/webapi/rdf/sparql`,
     requests,
+    log,
+    publish(publication) {
+      publications.set(publication.date, { ...publication, at: publication.at ?? Date.now() });
+    },
     setFaults(next) {
       faults = next.map((f) => ({ ...f, fired: 0 }));
     },

@@ -151,6 +151,12 @@ export const sourceFetches = pgTable("source_fetches", {
   doneAt: timestamp("done_at", { withTimezone: true }),
 });
 
+/** Politeness across instances: when each source (boe, eurlex, cellar, feed:host) last got a request (sources/pacing.ts). */
+export const sourcePacing = pgTable("source_pacing", {
+  source: text("source").primaryKey(),
+  lastAt: timestamp("last_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** RSS/Atom feeds an organisation's admin adds on the Sources page. */
 export const sourceFeeds = pgTable(
   "source_feeds",

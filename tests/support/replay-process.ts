@@ -1,0 +1,54 @@
+/**
+ * The source replay in its own process (scripts/sources-replay.ts --control): arrival times
+ * logged there are not skewed by the event loop of the app under test, as they would be with
+ * the replay in the test's process. Control through its /__replay/ routes.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import type { ReplayPublication, ReplayRequest } from "../../app/.server/sources/replay.ts";
+
+export interface ReplayProcess {
+  url: string;
+  sparqlUrl: string;
+  log(): Promise<ReplayRequest[]>;
+  publish(publication: ReplayPublication): Promise<void>;
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const script = path.resolve(import.meta.dirname, "../../scripts/sources-replay.ts");
+
+export async function startReplayProcess(): Promise<ReplayProcess> {
+  const child: ChildProcess = spawn(process.execPath, [script, "--control"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`replay did not start: ${out}`)), 30_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Replay server at (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`replay exited (${code}): ${out}`)));
+  });
+  child.stdout?.resume();
+  const post = async (route: string, body: unknown) => {
+    const response = await fetch(`${url}/__replay/${route}`, { method: "POST", body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`replay ${route}: HTTP ${response.status}`);
+  };
+  return {
+    url,
+    sparqlUrl: `${url}/webapi/rdf/sparql`,
+    log: async () => (await (await fetch(`${url}/__replay/log`)).json()) as ReplayRequest[],
+    publish: (publication) => post("publish", publication),
+    reset: () => post("reset", {}),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

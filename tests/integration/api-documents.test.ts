@@ -124,33 +124,37 @@ for (const target of databaseTargets()) {
         .values({ organizationId: "org-b", url: "https://cnmv.example/rss", name: "CNMV" })
         .returning();
       feedId = feed?.id ?? "";
-      const stored = await storeDocument(database, {
-        source: "feed",
-        sourceId: "cnmv-1",
-        language: "es",
-        title: "Comunicado de la CNMV",
-        titles: { es: "Comunicado de la CNMV" },
-        publishedOn: "2018-12-06",
-        effectiveDates: [],
-        officialUrl: "https://cnmv.example/1",
-        links: {},
-        subjects: [],
-        alerts: [],
-        eurovoc: [],
-        directoryCodes: [],
-        notes: [],
-        relations: [],
-        paragraphs: [{ kind: "paragraph", text: "Comunicado" }],
-        provenance: [
-          {
-            url: "https://cnmv.example/rss",
-            fetchedAt: "2018-12-06T08:00:00.000Z",
-            sha256: "b".repeat(64),
-            parser: "feed@1",
-          },
-        ],
-        feedName: "CNMV",
-      });
+      const stored = await storeDocument(
+        database,
+        {
+          source: "feed",
+          sourceId: "cnmv-1",
+          language: "es",
+          title: "Comunicado de la CNMV",
+          titles: { es: "Comunicado de la CNMV" },
+          publishedOn: "2018-12-06",
+          effectiveDates: [],
+          officialUrl: "https://cnmv.example/1",
+          links: {},
+          subjects: [],
+          alerts: [],
+          eurovoc: [],
+          directoryCodes: [],
+          notes: [],
+          relations: [],
+          paragraphs: [{ kind: "paragraph", text: "Comunicado" }],
+          provenance: [
+            {
+              url: "https://cnmv.example/rss",
+              fetchedAt: "2018-12-06T08:00:00.000Z",
+              sha256: "b".repeat(64),
+              parser: "feed@1",
+            },
+          ],
+          feedName: "CNMV",
+        },
+        { feedId },
+      );
       ids.set("cnmv-1", stored.id);
       const token = async (organizationId: string, scope: "read" | "admin") =>
         (

@@ -1,0 +1,23 @@
+-- Feed documents belong to the feed that brought them (issue 22, decision 0080): the key is
+-- (source, source_id, feed_id), feed_id null for the public sources (BOE, EUR-Lex). NULLS NOT
+-- DISTINCT keeps (source, source_id) unique for them, as before.
+ALTER TABLE "documents" ADD COLUMN IF NOT EXISTS "feed_id" uuid;
+--> statement-breakpoint
+-- Existing feed entries go to the oldest feed with their feed URL (the first provenance URL, the
+-- old reach rule); another organisation's feed with the same URL stores its own copies at its next
+-- run. Entries of feeds no longer configured keep feed_id null: within no organisation's reach.
+UPDATE "documents" d SET "feed_id" = (
+  SELECT f."id" FROM "source_feeds" f WHERE f."url" = d."record"->'provenance'->0->>'url'
+  ORDER BY f."created_at", f."id" LIMIT 1)
+WHERE d."source" = 'feed' AND d."feed_id" IS NULL;
+--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS "documents_source_feed_id_uq" ON "documents" ("source", "source_id", "feed_id") NULLS NOT DISTINCT;
+--> statement-breakpoint
+DROP INDEX IF EXISTS "documents_source_id_uq";
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "documents_feed_id_idx" ON "documents" ("feed_id") WHERE "feed_id" IS NOT NULL;
+--> statement-breakpoint
+-- Links other than http(s) (javascript:, data:, …) are neither shown nor forwarded.
+UPDATE "documents" SET "official_url" = '',
+  "record" = jsonb_set(jsonb_set("record", '{officialUrl}', '""'::jsonb), '{links}', '{}'::jsonb)
+WHERE "source" = 'feed' AND "official_url" !~* '^https?://';

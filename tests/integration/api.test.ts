@@ -10,6 +10,7 @@ import { recordAudit } from "../../app/.server/audit/record.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { codeSample } from "../../app/.server/home-content.ts";
 import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { ensureMember } from "../support/api-tokens.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
@@ -28,6 +29,10 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       database = await openMigratedDatabase(await target.create());
       api = await apiServicesFor(database);
+      // Token creators are admins of the token's organisation (a token works only while they are).
+      await ensureMember(database, { organizationId: "org-a", userId: admin.id, email: admin.email });
+      await ensureMember(database, { organizationId: "org-b", userId: admin.id, email: admin.email });
+      await ensureMember(database, { organizationId: "org-b", userId: "u-b" });
       tokens.adminA = (
         await createApiToken(database.db, {
           organizationId: "org-a",

@@ -39,7 +39,7 @@ export async function buildDigest(
     select a.document_id, a.title, a.profile_id, p.name as profile_name, min(a.id) as first
     from alerts a left join alert_profiles p on p.id = a.profile_id
     where a.user_id = ${user.userId} and p.email_mode = 'digest' and (a.created_at at time zone ${zone})::date = ${day}::date
-      and exists (select 1 from documents d where d.id = a.document_id and ${reachable(sql`p.organization_id`)})
+      and not exists (select 1 from documents d where d.id = a.document_id and not ${reachable(sql`p.organization_id`)})
     group by a.document_id, a.title, a.profile_id, p.name
     order by first`);
   if (!rows.length) return undefined;

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { and, arrayContains, arrayOverlaps, eq, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
-import { reachesDocument } from "../documents/reach.ts";
+import { reachesLoadedDocument } from "../documents/reach.ts";
 import { deliveriesChannel } from "./inbox.ts";
 import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
 
@@ -124,7 +124,7 @@ export async function matchDocument(
     .where(
       and(
         eq(alertProfiles.muted, false),
-        reachesDocument(sql`${alertProfiles.organizationId}`, documentId),
+        reachesLoadedDocument(sql`${alertProfiles.organizationId}`, { id: documentId, source: document.source }),
         ...prefilter(alertProfiles, document),
       ),
     )) as Profile[];
@@ -143,7 +143,12 @@ export async function matchDocument(
       minRelevance: webhooks.minRelevance,
     })
     .from(webhooks)
-    .where(and(reachesDocument(sql`${webhooks.organizationId}`, documentId), ...prefilter(webhooks, document)));
+    .where(
+      and(
+        reachesLoadedDocument(sql`${webhooks.organizationId}`, { id: documentId, source: document.source }),
+        ...prefilter(webhooks, document),
+      ),
+    );
   const matchedHooks = hooks.filter((hook) => matches(hook, document).matched);
 
   // Recipients, read once for every matched profile (outside the transaction: no locks held).

@@ -22,12 +22,23 @@ export function reachable(organizationId: string | SQL, alias: Alias = "d"): SQL
 }
 
 /**
- * True for the organisations (column expression `organizationId`) that can reach the document
- * `documentId`: what matching adds to the profiles' and webhooks' own filters.
+ * True for the organisations (column expression `organizationId`) that can reach the stored
+ * document `documentId`: what topics add to their own filters.
  */
 export function reachesDocument(organizationId: SQL, documentId: string): SQL {
   return sql`exists (select 1 from documents reach_d where reach_d.id = ${documentId}::uuid
     and ${reachable(organizationId, "reach_d")})`;
+}
+
+/**
+ * The same for a document already loaded (matching): a public source's document reaches every
+ * organisation (loaders outside the database, as in tests, need no row); a feed entry is checked
+ * against its stored row, so an entry without one reaches nobody.
+ */
+export function reachesLoadedDocument(organizationId: SQL, document: { id: string; source: string }): SQL {
+  return document.source === "boe" || document.source === "eurlex"
+    ? sql`true`
+    : reachesDocument(organizationId, document.id);
 }
 
 /** An http(s) URL, else "" (feed links such as javascript: or data: are neither stored nor forwarded). */

@@ -21,3 +21,10 @@ CREATE INDEX IF NOT EXISTS "documents_feed_id_idx" ON "documents" ("feed_id") WH
 UPDATE "documents" SET "official_url" = '',
   "record" = jsonb_set(jsonb_set("record", '{officialUrl}', '""'::jsonb), '{links}', '{}'::jsonb)
 WHERE "source" = 'feed' AND "official_url" !~* '^https?://';
+--> statement-breakpoint
+-- Sign-in failures remember the (hashed) address they came from: one address that fails too often
+-- is refused for that account, and the account locks only when failures come from several
+-- addresses (issue 22, finding 10; decision 0082). Rows from before this keep a null address.
+ALTER TABLE "auth_sign_in_failure" ADD COLUMN IF NOT EXISTS "ip_hash" text;
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "auth_sign_in_failure_email_ip_at_idx" ON "auth_sign_in_failure" ("email", "ip_hash", "at");

@@ -35,12 +35,24 @@ import {
 } from "../db/schema/auth.ts";
 import type { Logger } from "../logger.ts";
 import { appendSetCookies, headersWithCookies, requestSessionToken, sessionTokenOf, setCookiesOf } from "./cookies.ts";
-import { accountLock, clearSignInFailures, createIpLimiter, type IpLimiter, recordSignInFailure } from "./limits.ts";
+import {
+  type AccountLock,
+  accountLock,
+  clearSignInFailures,
+  createIpLimiter,
+  type IpLimiter,
+  recordSignInFailure,
+} from "./limits.ts";
 import { invitationMail, type MailLocale, newDeviceMail, passwordResetMail, queueMail } from "./mails.ts";
 import { passwordProblem } from "./passwords.ts";
 import { isRole, type MemberInfo, type Role } from "./permissions.ts";
 import { type Auth, createAuth, sessionAbsoluteSeconds, sessionIdleSeconds } from "./server.ts";
 import { matchingStep } from "./totp.ts";
+
+/** An address refused for one account is told to slow down; a locked account is told so. */
+function lockCode(lock: AccountLock): "locked" | "rate_limited" {
+  return lock.scope === "address" ? "rate_limited" : "locked";
+}
 
 /** The admin who suspends or demotes a member, as the actor of the token revocations that follow. */
 function tokenAudit(actor: MemberInfo, meta: RequestMeta): TokenAuditContext {
@@ -577,7 +589,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       return signInAndStartEnrolment(meta, accepted, input.password);
     },
 
-    /** Email and password. Failures are answered alike; 10 in 15 minutes lock the account. */
+    /** Email and password. Failures are answered alike; too many from one address, or from several, refuse (limits.ts). */
     async signIn(
       email: string,
       password: string,
@@ -586,8 +598,8 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       const normalized = email.trim().toLowerCase();
       const limited = await (await limiter()).consume(meta.ip);
       if (!limited.allowed) throw new AuthError("rate_limited", limited.retryAfterSeconds);
-      const lock = await accountLock(db, normalized);
-      if (lock.locked) throw new AuthError("locked", lock.retryAfterSeconds);
+      const lock = await accountLock(db, normalized, meta.ip);
+      if (lock.locked) throw new AuthError(lockCode(lock), lock.retryAfterSeconds);
       const [target] = await db
         .select({ id: user.id, banned: user.banned, twoFactorEnabled: user.twoFactorEnabled })
         .from(user)
@@ -598,14 +610,14 @@ export function createAuthService(deps: { config: Config; database: Database; lo
         asResponse: true,
       });
       if (!response.ok) {
-        await recordSignInFailure(db, normalized);
+        await recordSignInFailure(db, normalized, meta.ip);
         if (target) {
           await auditForUser(db, target.id, normalized, "auth.sign_in_failed", meta, null, { step: "password" });
         } else {
           log.info({ requestIp: meta.ip }, "sign-in failed for an unknown account");
         }
-        const after = await accountLock(db, normalized);
-        if (after.locked) throw new AuthError("locked", after.retryAfterSeconds);
+        const after = await accountLock(db, normalized, meta.ip);
+        if (after.locked) throw new AuthError(lockCode(after), after.retryAfterSeconds);
         throw new AuthError("invalid_credentials");
       }
       const body = (await response.json()) as { twoFactorRedirect?: boolean };
@@ -630,7 +642,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       if (!response.ok || !body.user || !token) {
         const pending = await pendingTwoFactorUser(meta);
         if (pending) {
-          await recordSignInFailure(db, pending.email);
+          await recordSignInFailure(db, pending.email, meta.ip);
           await auditForUser(db, pending.id, pending.email, "auth.sign_in_failed", meta, null, { step: method });
         }
         throw new AuthError("invalid_code");
@@ -703,7 +715,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       const cookies = response ? setCookiesOf(response) : [];
       const token = sessionTokenOf(cookies);
       if (!response?.ok || !token) {
-        await recordSignInFailure(db, pending.email);
+        await recordSignInFailure(db, pending.email, meta.ip);
         await auditForUser(db, pending.id, pending.email, "auth.sign_in_failed", meta, null, { step: "passkey" });
         throw new AuthError("invalid_code");
       }

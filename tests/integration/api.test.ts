@@ -223,7 +223,7 @@ for (const target of databaseTargets()) {
         expect(new URL(url).pathname).toBe("/api/v1/webhooks");
         const created = await callApi(api, new URL(url).pathname, {
           method: "POST",
-          token: tokens.readA,
+          token: tokens.adminA,
           headers: { "content-type": "application/json" },
           body,
         });
@@ -232,7 +232,7 @@ for (const target of databaseTargets()) {
         expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
         expect(webhook.areas).toEqual(["banking", "aml"]);
         expect(checker.check("/api/v1/webhooks", "post", 201, webhook)).toEqual([]);
-        const listed = (await (await callApi(api, "/api/v1/webhooks", { token: tokens.readA })).json()) as {
+        const listed = (await (await callApi(api, "/api/v1/webhooks", { token: tokens.adminA })).json()) as {
           id: string;
         }[];
         expect(listed.map((item) => item.id)).toContain(webhook.id);
@@ -245,7 +245,7 @@ for (const target of databaseTargets()) {
           (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.adminB })).status,
         ).toBe(404);
         expect(
-          (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.readA })).status,
+          (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.adminA })).status,
         ).toBe(204);
       },
     );
@@ -253,7 +253,7 @@ for (const target of databaseTargets()) {
     it("refuses unknown taxonomy ids and bad URLs with field errors", async () => {
       const response = await callApi(api, "/api/v1/webhooks", {
         method: "POST",
-        token: tokens.readA,
+        token: tokens.adminA,
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ url: "ftp://example.com", areas: ["compliance"], countries: ["ES"] }),
       });

@@ -14,7 +14,7 @@ beforeAll(async () => {
   database = await openMigratedDatabase();
   for (const organizationId of ["org-a", "org-b"])
     await ensureMember(database, { organizationId, userId: admin.id, email: admin.email });
-});
+}, 120_000);
 afterAll(async () => {
   await database?.close();
 });

@@ -28,3 +28,23 @@ WHERE "source" = 'feed' AND "official_url" !~* '^https?://';
 ALTER TABLE "auth_sign_in_failure" ADD COLUMN IF NOT EXISTS "ip_hash" text;
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "auth_sign_in_failure_email_ip_at_idx" ON "auth_sign_in_failure" ("email", "ip_hash", "at");
+--> statement-breakpoint
+-- What matching fanned out across organisations before the rule held everywhere (issue 22,
+-- finding 1): unsent deliveries, in-app alerts, matches and topic labels of feed entries outside
+-- the receiving organisation's reach are removed, so nothing queued before this runs goes out.
+DELETE FROM "deliveries" dl USING "documents" d
+WHERE dl."status" <> 'sent' AND d."source" = 'feed'
+  AND d."id"::text = coalesce(dl."payload"->>'documentId', dl."payload"->'body'->'data'->'document'->>'id')
+  AND NOT EXISTS (SELECT 1 FROM "source_feeds" f WHERE f."id" = d."feed_id" AND f."organization_id" = dl."organization_id");
+--> statement-breakpoint
+DELETE FROM "alerts" a USING "alert_profiles" p, "documents" d
+WHERE p."id" = a."profile_id" AND d."id" = a."document_id" AND d."source" = 'feed'
+  AND NOT EXISTS (SELECT 1 FROM "source_feeds" f WHERE f."id" = d."feed_id" AND f."organization_id" = p."organization_id");
+--> statement-breakpoint
+DELETE FROM "alert_matches" m USING "alert_profiles" p, "documents" d
+WHERE p."id" = m."profile_id" AND d."id" = m."document_id" AND d."source" = 'feed'
+  AND NOT EXISTS (SELECT 1 FROM "source_feeds" f WHERE f."id" = d."feed_id" AND f."organization_id" = p."organization_id");
+--> statement-breakpoint
+DELETE FROM "document_topics" t USING "documents" d
+WHERE d."id" = t."document_id" AND d."source" = 'feed'
+  AND NOT EXISTS (SELECT 1 FROM "source_feeds" f WHERE f."id" = d."feed_id" AND f."organization_id" = t."organization_id");

@@ -9,8 +9,10 @@ import { AuthError, type RequestMeta } from "../../app/.server/auth/service.ts";
 import { headers as loginHeaders } from "../../app/routes/app/login.tsx";
 import { headers as resetHeaders } from "../../app/routes/app/reset.tsx";
 import { startServices } from "../support/contact-services.ts";
+import { httpClient } from "../support/http-session.ts";
 import { inviteMember, memberPassword, type SignedIn, setupOwner } from "../support/platform-members.ts";
 import { databaseTargets } from "../support/postgres.ts";
+import { type RunningServer, startServer } from "../support/server.ts";
 
 const from = (ip: string, agent = "throttle-test"): RequestMeta => ({
   headers: new Headers({ "user-agent": agent }),
@@ -99,3 +101,31 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+describe("sign-in throttle over HTTP (built server)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("answers the login form's 429 with Retry-After", async () => {
+    const client = httpClient(server.url);
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let i = 0; i < 7 && !refused; i++) {
+      const response = await client.request("/app/login", {
+        form: { intent: "password", email: "ghost@throttle.example", password: `wrong-password-${i}` },
+      });
+      statuses.push(response.status);
+      await response.text();
+      if (response.status === 429) refused = response;
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused?.headers.get("cache-control")).toContain("no-store");
+  }, 120_000);
+});

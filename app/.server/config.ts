@@ -60,6 +60,7 @@ const schema = z.object({
   ALERTS_RETRY_MAX_MS: positiveInt.default(1_800_000),
   ALERTS_MAX_ATTEMPTS: positiveInt.default(12),
   WEBHOOKS_ALLOW_PRIVATE_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  WEBHOOKS_MAX_PER_ORGANIZATION: positiveInt.default(25),
   // --- end alerts ---
   // Platform sign-in (issue 10, auth): session/token key, first organisation by mail.
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -108,7 +109,14 @@ export type Config = Readonly<{
     watch: Readonly<{ seconds: number; days: readonly number[]; fromMinute: number; toMinute: number }>;
   }>;
   /** Alerts (issue 13): delivery retries (webhooks retry for 24 h whatever maxAttempts) and whether webhook URLs may be private (tests only). */
-  alerts: Readonly<{ retryBaseMs: number; retryMaxMs: number; maxAttempts: number; allowPrivateWebhookUrls: boolean }>;
+  alerts: Readonly<{
+    retryBaseMs: number;
+    retryMaxMs: number;
+    maxAttempts: number;
+    allowPrivateWebhookUrls: boolean;
+    /** API webhook subscriptions an organisation may hold (WEBHOOKS_MAX_PER_ORGANIZATION). */
+    maxWebhooksPerOrganization: number;
+  }>;
   /** Platform sign-in: signs sessions and tokens (generated once in DATA_DIR when unset). */
   authSecret: string;
   /** On a start with no organisation: create one and invite this owner. */
@@ -173,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: Math.max(v.ALERTS_RETRY_BASE_MS, v.ALERTS_RETRY_MAX_MS),
       maxAttempts: v.ALERTS_MAX_ATTEMPTS,
       allowPrivateWebhookUrls: v.WEBHOOKS_ALLOW_PRIVATE_URLS === "1",
+      maxWebhooksPerOrganization: v.WEBHOOKS_MAX_PER_ORGANIZATION,
     }),
     authSecret: v.AUTH_SECRET ?? localSecret(dataDir, "auth-secret"),
     platformAdminEmail: v.PLATFORM_ADMIN_EMAIL,

@@ -5,7 +5,6 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "../../app/.server/api/tokens.ts";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import type { AppServices } from "../../app/.server/context.ts";
 import type { Database } from "../../app/.server/db/client.ts";
@@ -13,6 +12,7 @@ import { sourceFeeds } from "../../app/.server/db/schema/documents.ts";
 import { storeDocument } from "../../app/.server/documents/store.ts";
 import { recordStatus } from "../../app/.server/sources/ingest.ts";
 import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { issueToken } from "../support/api-tokens.ts";
 import { ingestRecorded } from "../support/documents-fixtures.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
@@ -124,43 +124,40 @@ for (const target of databaseTargets()) {
         .values({ organizationId: "org-b", url: "https://cnmv.example/rss", name: "CNMV" })
         .returning();
       feedId = feed?.id ?? "";
-      const stored = await storeDocument(database, {
-        source: "feed",
-        sourceId: "cnmv-1",
-        language: "es",
-        title: "Comunicado de la CNMV",
-        titles: { es: "Comunicado de la CNMV" },
-        publishedOn: "2018-12-06",
-        effectiveDates: [],
-        officialUrl: "https://cnmv.example/1",
-        links: {},
-        subjects: [],
-        alerts: [],
-        eurovoc: [],
-        directoryCodes: [],
-        notes: [],
-        relations: [],
-        paragraphs: [{ kind: "paragraph", text: "Comunicado" }],
-        provenance: [
-          {
-            url: "https://cnmv.example/rss",
-            fetchedAt: "2018-12-06T08:00:00.000Z",
-            sha256: "b".repeat(64),
-            parser: "feed@1",
-          },
-        ],
-        feedName: "CNMV",
-      });
+      const stored = await storeDocument(
+        database,
+        {
+          source: "feed",
+          sourceId: "cnmv-1",
+          language: "es",
+          title: "Comunicado de la CNMV",
+          titles: { es: "Comunicado de la CNMV" },
+          publishedOn: "2018-12-06",
+          effectiveDates: [],
+          officialUrl: "https://cnmv.example/1",
+          links: {},
+          subjects: [],
+          alerts: [],
+          eurovoc: [],
+          directoryCodes: [],
+          notes: [],
+          relations: [],
+          paragraphs: [{ kind: "paragraph", text: "Comunicado" }],
+          provenance: [
+            {
+              url: "https://cnmv.example/rss",
+              fetchedAt: "2018-12-06T08:00:00.000Z",
+              sha256: "b".repeat(64),
+              parser: "feed@1",
+            },
+          ],
+          feedName: "CNMV",
+        },
+        { feedId },
+      );
       ids.set("cnmv-1", stored.id);
       const token = async (organizationId: string, scope: "read" | "admin") =>
-        (
-          await createApiToken(database.db, {
-            organizationId,
-            name: `${organizationId} ${scope}`,
-            scope,
-            createdBy: "u",
-          })
-        ).token;
+        (await issueToken(database, { organizationId, scope })).token;
       tokens.readA = await token("org-a", "read");
       tokens.adminA = await token("org-a", "admin");
       tokens.readB = await token("org-b", "read");
@@ -372,9 +369,7 @@ for (const target of databaseTargets()) {
       expect(sources[0]).toMatchObject({ lastError: null, documentsToday: 3 });
       expect(Date.now() - Date.parse(sources[0]?.lastSuccessAt ?? "")).toBeLessThan(60_000);
       expect(sources[1]).toEqual({ id: "eurlex", lastSuccessAt: null, lastError: "HTTP 503", documentsToday: 0 });
-      const adminB = (
-        await createApiToken(database.db, { organizationId: "org-b", name: "b", scope: "admin", createdBy: "u" })
-      ).token;
+      const adminB = (await issueToken(database, { organizationId: "org-b", name: "b", scope: "admin" })).token;
       const forB = (await get("/api/v1/sources", adminB)).body as { id: string }[];
       expect(forB.map((s) => s.id)).toEqual(["boe", "eurlex", feedId]);
     });

@@ -1,8 +1,8 @@
 /** The REST API through the built production server: real HTTP, the server's own headers. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "../../app/.server/api/tokens.ts";
 import { recordAudit } from "../../app/.server/audit/record.ts";
 import type { Database } from "../../app/.server/db/client.ts";
+import { issueToken } from "../support/api-tokens.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
 import { type RunningServer, startServer } from "../support/server.ts";
@@ -18,14 +18,7 @@ for (const target of databaseTargets()) {
       if (url) {
         // PostgreSQL: the test writes a token beside the running server.
         database = await openMigratedDatabase(url);
-        token = (
-          await createApiToken(database.db, {
-            organizationId: "org-http",
-            name: "http",
-            scope: "admin",
-            createdBy: "u1",
-          })
-        ).token;
+        token = (await issueToken(database, { organizationId: "org-http", name: "http", scope: "admin" })).token;
         await recordAudit(database.db, {
           organizationId: "org-http",
           actor: null,

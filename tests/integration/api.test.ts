@@ -10,6 +10,7 @@ import { recordAudit } from "../../app/.server/audit/record.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { codeSample } from "../../app/.server/home-content.ts";
 import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { ensureMember } from "../support/api-tokens.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
@@ -28,6 +29,10 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       database = await openMigratedDatabase(await target.create());
       api = await apiServicesFor(database);
+      // Token creators are admins of the token's organisation (a token works only while they are).
+      await ensureMember(database, { organizationId: "org-a", userId: admin.id, email: admin.email });
+      await ensureMember(database, { organizationId: "org-b", userId: admin.id, email: admin.email });
+      await ensureMember(database, { organizationId: "org-b", userId: "u-b" });
       tokens.adminA = (
         await createApiToken(database.db, {
           organizationId: "org-a",
@@ -218,7 +223,7 @@ for (const target of databaseTargets()) {
         expect(new URL(url).pathname).toBe("/api/v1/webhooks");
         const created = await callApi(api, new URL(url).pathname, {
           method: "POST",
-          token: tokens.readA,
+          token: tokens.adminA,
           headers: { "content-type": "application/json" },
           body,
         });
@@ -227,7 +232,7 @@ for (const target of databaseTargets()) {
         expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
         expect(webhook.areas).toEqual(["banking", "aml"]);
         expect(checker.check("/api/v1/webhooks", "post", 201, webhook)).toEqual([]);
-        const listed = (await (await callApi(api, "/api/v1/webhooks", { token: tokens.readA })).json()) as {
+        const listed = (await (await callApi(api, "/api/v1/webhooks", { token: tokens.adminA })).json()) as {
           id: string;
         }[];
         expect(listed.map((item) => item.id)).toContain(webhook.id);
@@ -240,7 +245,7 @@ for (const target of databaseTargets()) {
           (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.adminB })).status,
         ).toBe(404);
         expect(
-          (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.readA })).status,
+          (await callApi(api, `/api/v1/webhooks/${webhook.id}`, { method: "DELETE", token: tokens.adminA })).status,
         ).toBe(204);
       },
     );
@@ -248,7 +253,7 @@ for (const target of databaseTargets()) {
     it("refuses unknown taxonomy ids and bad URLs with field errors", async () => {
       const response = await callApi(api, "/api/v1/webhooks", {
         method: "POST",
-        token: tokens.readA,
+        token: tokens.adminA,
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ url: "ftp://example.com", areas: ["compliance"], countries: ["ES"] }),
       });

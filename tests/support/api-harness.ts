@@ -38,11 +38,16 @@ const routes: Record<string, RouteModule> = {
   "/api/v1/webhooks": webhooksRoute,
 };
 
-export async function apiServicesFor(database: Database, perMinute = 600): Promise<ApiServices> {
+export async function apiServicesFor(
+  database: Database,
+  perMinute = 600,
+  outbound: Partial<ApiServices["outbound"]> = {},
+): Promise<ApiServices> {
   return {
     database,
     limiter: await createApiRateLimiter(perMinute, database.pool),
     siteUrl: "http://127.0.0.1:3000",
+    outbound: { allowPrivateUrls: false, maxWebhooksPerOrganization: 25, ...outbound },
   };
 }
 

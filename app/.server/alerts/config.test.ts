@@ -13,6 +13,7 @@ describe("alerts configuration", () => {
       retryMaxMs: 1_800_000,
       maxAttempts: 12,
       allowPrivateWebhookUrls: false,
+      maxWebhooksPerOrganization: 25,
     });
     const set = loadConfig({
       DATA_DIR: dataDir(),
@@ -20,13 +21,23 @@ describe("alerts configuration", () => {
       ALERTS_RETRY_MAX_MS: "50",
       ALERTS_MAX_ATTEMPTS: "3",
       WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
+      WEBHOOKS_MAX_PER_ORGANIZATION: "3",
     });
-    expect(set.alerts).toEqual({ retryBaseMs: 100, retryMaxMs: 100, maxAttempts: 3, allowPrivateWebhookUrls: true });
+    expect(set.alerts).toEqual({
+      retryBaseMs: 100,
+      retryMaxMs: 100,
+      maxAttempts: 3,
+      allowPrivateWebhookUrls: true,
+      maxWebhooksPerOrganization: 3,
+    });
   });
   it("names the bad variable", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), WEBHOOKS_ALLOW_PRIVATE_URLS: "yes" })).toThrow(
       "Invalid configuration: WEBHOOKS_ALLOW_PRIVATE_URLS must be 0 or 1",
     );
     expect(() => loadConfig({ DATA_DIR: dataDir(), ALERTS_MAX_ATTEMPTS: "0" })).toThrow(/ALERTS_MAX_ATTEMPTS/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), WEBHOOKS_MAX_PER_ORGANIZATION: "0" })).toThrow(
+      /WEBHOOKS_MAX_PER_ORGANIZATION/,
+    );
   });
 });

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { reachable } from "../documents/reach.ts";
 import type { AlertDirectory, Recipient } from "./matching.ts";
 import { type AlertMail, type DigestItem, digestMail } from "./messages.ts";
 import type { Lang } from "./profiles.ts";
@@ -38,6 +39,7 @@ export async function buildDigest(
     select a.document_id, a.title, a.profile_id, p.name as profile_name, min(a.id) as first
     from alerts a left join alert_profiles p on p.id = a.profile_id
     where a.user_id = ${user.userId} and p.email_mode = 'digest' and (a.created_at at time zone ${zone})::date = ${day}::date
+      and not exists (select 1 from documents d where d.id = a.document_id and not ${reachable(sql`p.organization_id`)})
     group by a.document_id, a.title, a.profile_id, p.name
     order by first`);
   if (!rows.length) return undefined;

@@ -5,6 +5,7 @@
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { team, teamMember, user } from "../db/schema/auth.ts";
+import { reachable } from "../documents/reach.ts";
 import { getDocument } from "../documents/search.ts";
 import type { AlertDirectory, DocumentLoader, Recipient } from "./matching.ts";
 import type { FilterSet, MatchableDocument } from "./profiles.ts";
@@ -76,11 +77,13 @@ export function databaseDocuments(database: Database): DocumentLoader {
 }
 
 /**
- * Documents published in the last `days` days (Europe/Madrid) that pass a profile's structured
- * filters (in SQL), with their text for the keywords: what the profile preview tests. Newest first.
+ * Documents published in the last `days` days (Europe/Madrid) within the organisation's reach that
+ * pass a profile's structured filters (in SQL), with their text for the keywords: what the profile
+ * preview tests. Newest first.
  */
 export async function recentDocuments(
   database: Database,
+  organizationId: string,
   filters: FilterSet,
   options: { days?: number; limit?: number } = {},
 ): Promise<MatchableDocument[]> {
@@ -92,7 +95,7 @@ export async function recentDocuments(
       values.map((v) => sql`${v}`),
       sql`, `,
     )}]::text[]`;
-  const where = [sql`published_on >= ${since}`];
+  const where = [sql`published_on >= ${since}`, reachable(organizationId)];
   if (filters.areas.length)
     where.push(
       sql`exists (select 1 from jsonb_array_elements(coalesce(areas, '[]'::jsonb)) a where a->>'id' = any(${list(filters.areas)}))`,
@@ -117,7 +120,7 @@ export async function recentDocuments(
     official_url: string;
     body_text: string;
   }>(sql`select id, source, title, titles, jurisdiction, kind, relevance, areas, published_on, official_url, body_text
-    from documents where ${sql.join(where, sql` and `)}
+    from documents d where ${sql.join(where, sql` and `)}
     order by published_on desc, id limit ${options.limit ?? 2000}`);
   return rows.map((row) => ({
     id: row.id,

@@ -1,6 +1,7 @@
 /**
  * Matching, as a job function: one document against every non-muted profile and every webhook
- * subscription. Matches are recorded once per (document, profile) (unique index, insert … on
+ * subscription of the organisations within whose reach it is (documents/reach.ts: a feed entry
+ * only reaches the organisation whose feed brought it). Matches are recorded once per (document, profile) (unique index, insert … on
  * conflict do nothing), and each new match enqueues its deliveries in the same transaction, so a
  * delivery exists exactly when its match does, even when two instances run this at once.
  */
@@ -8,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { and, arrayContains, arrayOverlaps, eq, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
+import { reachesLoadedDocument } from "../documents/reach.ts";
 import { deliveriesChannel } from "./inbox.ts";
 import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
 
@@ -119,7 +121,13 @@ export async function matchDocument(
   const candidates = (await db
     .select()
     .from(alertProfiles)
-    .where(and(eq(alertProfiles.muted, false), ...prefilter(alertProfiles, document)))) as Profile[];
+    .where(
+      and(
+        eq(alertProfiles.muted, false),
+        reachesLoadedDocument(sql`${alertProfiles.organizationId}`, { id: documentId, source: document.source }),
+        ...prefilter(alertProfiles, document),
+      ),
+    )) as Profile[];
   const matched = candidates
     .map((profile) => ({ profile, result: matches(profile, document) }))
     .filter((entry) => entry.result.matched);
@@ -135,7 +143,12 @@ export async function matchDocument(
       minRelevance: webhooks.minRelevance,
     })
     .from(webhooks)
-    .where(and(...prefilter(webhooks, document)));
+    .where(
+      and(
+        reachesLoadedDocument(sql`${webhooks.organizationId}`, { id: documentId, source: document.source }),
+        ...prefilter(webhooks, document),
+      ),
+    );
   const matchedHooks = hooks.filter((hook) => matches(hook, document).matched);
 
   // Recipients, read once for every matched profile (outside the transaction: no locks held).

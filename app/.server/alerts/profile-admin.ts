@@ -138,8 +138,8 @@ export async function deleteAuditedProfile(
   });
 }
 
-/** "Documents of the last 30 days this profile would have matched", newest first. */
-export async function previewProfile(database: Database, input: ProfileInput, limit = 20) {
+/** "Documents of the last 30 days this profile would have matched", within the organisation's reach, newest first. */
+export async function previewProfile(database: Database, organizationId: string, input: ProfileInput, limit = 20) {
   const filters = filtersOf(input);
-  return previewMatches(filters, await recentDocuments(database, filters), limit);
+  return previewMatches(filters, await recentDocuments(database, organizationId, filters), limit);
 }

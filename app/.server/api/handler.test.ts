@@ -6,6 +6,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { issueToken } from "../../../tests/support/api-tokens.ts";
 import { openMigratedDatabase } from "../../../tests/support/platform-db.ts";
 import { type AppServices, requestContext, servicesContext } from "../context.ts";
 import type { Database } from "../db/client.ts";
@@ -16,7 +17,6 @@ import { buildOpenApiDocument } from "./openapi.ts";
 import { createApiRateLimiter } from "./rate-limit.ts";
 import { defineOperation, registeredOperations } from "./registry.ts";
 import type { ApiServices } from "./service.ts";
-import { createApiToken } from "./tokens.ts";
 
 const createThing = defineOperation({
   method: "post",
@@ -77,9 +77,13 @@ function call(method: string, group: string, init: { body?: string; type?: strin
 
 beforeAll(async () => {
   database = await openMigratedDatabase();
-  api = { database, limiter: await createApiRateLimiter(100), siteUrl: "http://127.0.0.1" };
-  token = (await createApiToken(database.db, { organizationId: "org-h", name: "t", scope: "read", createdBy: "u" }))
-    .token;
+  api = {
+    database,
+    limiter: await createApiRateLimiter(100),
+    siteUrl: "http://127.0.0.1",
+    outbound: { allowPrivateUrls: false, maxWebhooksPerOrganization: 25 },
+  };
+  token = (await issueToken(database, { organizationId: "org-h", scope: "read" })).token;
 });
 afterAll(async () => {
   await database?.close();

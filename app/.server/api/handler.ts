@@ -90,7 +90,13 @@ async function dispatch(byMethod: Map<string, BoundOperation>, args: RouteArgs):
     const input = {
       params: parsePart(operation.params, args.params, locale),
       query: parsePart(operation.query, queryObject(new URL(request.url).searchParams), locale),
-      body: operation.body ? parsePart(operation.body, await readJson(request), locale) : undefined,
+      body: operation.body
+        ? parsePart(
+            operation.bodyFor?.({ locale, allowPrivateUrls: api.outbound.allowPrivateUrls }) ?? operation.body,
+            await readJson(request),
+            locale,
+          )
+        : undefined,
     };
     const result = await handler({
       request,

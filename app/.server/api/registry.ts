@@ -7,6 +7,7 @@
  * that module from operations/index.ts, and handle it in a route module under app/routes/api/.
  */
 import type { z } from "zod";
+import type { Locale } from "../../i18n/locales.ts";
 import type { ApiScope } from "./tokens.ts";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
@@ -35,10 +36,22 @@ export interface OperationSpec {
   params?: z.ZodObject | undefined;
   /** Query parameters: a z.object whose fields parse single string values. */
   query?: z.ZodObject | undefined;
-  /** JSON request body. */
+  /** JSON request body, as the OpenAPI document describes it. */
   body?: z.ZodType | undefined;
+  /**
+   * The body's schema as a request is validated: in the caller's language (field errors) and with
+   * the running configuration (WEBHOOKS_ALLOW_PRIVATE_URLS). Without it, `body` validates.
+   */
+  bodyFor?: ((context: BodyContext) => z.ZodType) | undefined;
   /** Successful answers by status; the first is what a handler's plain value is sent with. */
   responses: Record<number, ResponseSpec>;
+}
+
+/** What a request's body validation depends on besides the schema. */
+export interface BodyContext {
+  locale: Locale;
+  /** WEBHOOKS_ALLOW_PRIVATE_URLS=1: outbound URLs may name loopback and private addresses (test receivers). */
+  allowPrivateUrls: boolean;
 }
 
 export type Operation<S extends OperationSpec = OperationSpec> = Readonly<S> & { readonly successStatus: number };

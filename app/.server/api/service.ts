@@ -9,6 +9,15 @@ export interface ApiServices {
   limiter: RateLimiter;
   /** Public origin, for the OpenAPI document's server URL. */
   siteUrl: string;
+  /** Outbound data flows (webhooks): the same settings the delivery worker runs with. */
+  outbound: ApiOutboundSettings;
+}
+
+export interface ApiOutboundSettings {
+  /** WEBHOOKS_ALLOW_PRIVATE_URLS=1 (test receivers on loopback only). */
+  allowPrivateUrls: boolean;
+  /** WEBHOOKS_MAX_PER_ORGANIZATION: subscriptions an organisation may hold. */
+  maxWebhooksPerOrganization: number;
 }
 
 export async function createApiServices(config: Config, database: Database): Promise<ApiServices> {
@@ -16,5 +25,9 @@ export async function createApiServices(config: Config, database: Database): Pro
     database,
     limiter: await createApiRateLimiter(config.apiRateLimitPerMinute, database.pool),
     siteUrl: config.siteUrl,
+    outbound: {
+      allowPrivateUrls: config.alerts.allowPrivateWebhookUrls,
+      maxWebhooksPerOrganization: config.alerts.maxWebhooksPerOrganization,
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureMember } from "../../../tests/support/api-tokens.ts";
 import { openMigratedDatabase } from "../../../tests/support/platform-db.ts";
 import { listAuditEvents } from "../audit/query.ts";
 import type { Database } from "../db/client.ts";
@@ -11,7 +12,9 @@ const admin = { id: "user-admin", email: "admin@example.com" };
 
 beforeAll(async () => {
   database = await openMigratedDatabase();
-});
+  for (const organizationId of ["org-a", "org-b"])
+    await ensureMember(database, { organizationId, userId: admin.id, email: admin.email });
+}, 120_000);
 afterAll(async () => {
   await database?.close();
 });
@@ -38,6 +41,7 @@ describe("API tokens", () => {
       organizationId: "org-a",
       scope: "admin",
       createdBy: admin.id,
+      createdByEmail: admin.email,
     });
     const [used] = await database.db.select().from(apiTokens).where(eq(apiTokens.id, id));
     expect(used?.lastUsedAt).toBeInstanceOf(Date);

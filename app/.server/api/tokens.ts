@@ -4,10 +4,11 @@
  * enough for secrets this long (no guessing), and it lets a request find its token by index.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../audit/executor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { apiTokens } from "../db/schema/api.ts";
+import { member, user } from "../db/schema/auth.ts";
 
 export type ApiScope = "read" | "admin";
 export const apiScopes: readonly ApiScope[] = ["read", "admin"];
@@ -54,7 +55,17 @@ export interface AuthenticatedToken {
   organizationId: string;
   scope: ApiScope;
   createdBy: string;
+  /** The creator's address: with the token id, the actor of what the token does (audit). */
+  createdByEmail: string;
 }
+
+/** The actor of what a token does, for the audit trail: the token's creator (the token id goes in the detail). */
+export function tokenActor(token: AuthenticatedToken): { id: string; email: string } {
+  return { id: token.createdBy, email: token.createdByEmail };
+}
+
+/** Roles whose members create tokens: a token works only while its creator still holds one. */
+const tokenCreatorRoles = ["owner", "admin"];
 
 export function hashApiToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
@@ -147,8 +158,43 @@ export async function revokeApiToken(
 }
 
 /**
+ * Revokes every live token a user created in an organisation (suspension, demotion, removal),
+ * each with a `token.revoked` event naming the reason. Returns how many were revoked.
+ */
+export async function revokeTokensOf(
+  tx: Executor,
+  organizationId: string,
+  userId: string,
+  reason: "member.suspended" | "member.role_changed" | "member.removed",
+  audit: TokenAuditContext,
+): Promise<number> {
+  return tx.transaction(async (inner) => {
+    const revoked = await inner
+      .update(apiTokens)
+      .set({ revokedAt: sql`now()` })
+      .where(
+        and(eq(apiTokens.organizationId, organizationId), eq(apiTokens.createdBy, userId), isNull(apiTokens.revokedAt)),
+      )
+      .returning({ id: apiTokens.id, name: apiTokens.name });
+    for (const row of revoked) {
+      await recordAudit(inner, {
+        organizationId,
+        actor: audit.actor,
+        action: "token.revoked",
+        object: { type: "api_token", id: row.id },
+        ip: audit.ip,
+        userAgent: audit.userAgent,
+        detail: { name: row.name, reason, createdBy: userId },
+      });
+    }
+    return revoked.length;
+  });
+}
+
+/**
  * The token behind an `Authorization` value (`Bearer vn_…`) or a bare token; null when it is
- * malformed, unknown, revoked or expired.
+ * malformed, unknown, revoked or expired, or its creator is no longer an active admin or owner of
+ * its organisation.
  */
 export async function authenticateToken(
   db: Executor,
@@ -157,19 +203,27 @@ export async function authenticateToken(
   if (!bearer) return null;
   const token = bearer.replace(/^\s*bearer\s+/i, "").trim();
   if (!tokenPattern.test(token)) return null;
+  // A token lives no longer than its creator's standing: the creator must still be an admin or
+  // owner of the token's organisation and not suspended (suspension and demotion also revoke
+  // the tokens, see revokeTokensOf; this check holds for removal and for any other path).
   const [row] = await db
     .select({
       tokenId: apiTokens.id,
       organizationId: apiTokens.organizationId,
       scope: apiTokens.scope,
       createdBy: apiTokens.createdBy,
+      createdByEmail: user.email,
     })
     .from(apiTokens)
+    .innerJoin(user, eq(user.id, apiTokens.createdBy))
+    .innerJoin(member, and(eq(member.userId, apiTokens.createdBy), eq(member.organizationId, apiTokens.organizationId)))
     .where(
       and(
         eq(apiTokens.tokenHash, hashApiToken(token)),
         isNull(apiTokens.revokedAt),
         sql`(${apiTokens.expiresAt} is null or ${apiTokens.expiresAt} > now())`,
+        sql`${user.banned} is not true`,
+        inArray(member.role, tokenCreatorRoles),
       ),
     );
   if (!row) return null;

@@ -29,3 +29,12 @@ export function authFailure(error: unknown, log?: { error(obj: unknown, msg?: st
 export function invalidForm(errors: Record<string, string[]>) {
   return data<FormFailure>({ errors }, { status: 422 });
 }
+
+/**
+ * A route's `headers`: no-store, and the action's Retry-After on a refused attempt (429), which
+ * React Router drops unless the route passes it on.
+ */
+export function limitedFormHeaders(actionHeaders: Headers): Record<string, string> {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Cache-Control": "no-store", "Retry-After": retryAfter } : { "Cache-Control": "no-store" };
+}

@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashPassword, symmetricDecrypt } from "better-auth/crypto";
 import { and, asc, count, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import { revokeTokensOf, type TokenAuditContext } from "../api/tokens.ts";
 import type { Executor } from "../audit/executor.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Config } from "../config.ts";
@@ -30,15 +31,33 @@ import {
   totpLastStep,
   twoFactor,
   user,
+  verification,
 } from "../db/schema/auth.ts";
 import type { Logger } from "../logger.ts";
 import { appendSetCookies, headersWithCookies, requestSessionToken, sessionTokenOf, setCookiesOf } from "./cookies.ts";
-import { accountLock, clearSignInFailures, createIpLimiter, type IpLimiter, recordSignInFailure } from "./limits.ts";
+import {
+  type AccountLock,
+  accountLock,
+  clearSignInFailures,
+  createIpLimiter,
+  type IpLimiter,
+  recordSignInFailure,
+} from "./limits.ts";
 import { invitationMail, type MailLocale, newDeviceMail, passwordResetMail, queueMail } from "./mails.ts";
 import { passwordProblem } from "./passwords.ts";
 import { isRole, type MemberInfo, type Role } from "./permissions.ts";
 import { type Auth, createAuth, sessionAbsoluteSeconds, sessionIdleSeconds } from "./server.ts";
 import { matchingStep } from "./totp.ts";
+
+/** An address refused for one account is told to slow down; a locked account is told so. */
+function lockCode(lock: AccountLock): "locked" | "rate_limited" {
+  return lock.scope === "address" ? "rate_limited" : "locked";
+}
+
+/** The admin who suspends or demotes a member, as the actor of the token revocations that follow. */
+function tokenAudit(actor: MemberInfo, meta: RequestMeta): TokenAuditContext {
+  return { actor: { id: actor.userId, email: actor.email }, ip: meta.ip, userAgent: meta.userAgent };
+}
 
 export const setupTokenHours = 24;
 export const invitationDays = 7;
@@ -570,7 +589,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       return signInAndStartEnrolment(meta, accepted, input.password);
     },
 
-    /** Email and password. Failures are answered alike; 10 in 15 minutes lock the account. */
+    /** Email and password. Failures are answered alike; too many from one address, or from several, refuse (limits.ts). */
     async signIn(
       email: string,
       password: string,
@@ -579,8 +598,8 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       const normalized = email.trim().toLowerCase();
       const limited = await (await limiter()).consume(meta.ip);
       if (!limited.allowed) throw new AuthError("rate_limited", limited.retryAfterSeconds);
-      const lock = await accountLock(db, normalized);
-      if (lock.locked) throw new AuthError("locked", lock.retryAfterSeconds);
+      const lock = await accountLock(db, normalized, meta.ip);
+      if (lock.locked) throw new AuthError(lockCode(lock), lock.retryAfterSeconds);
       const [target] = await db
         .select({ id: user.id, banned: user.banned, twoFactorEnabled: user.twoFactorEnabled })
         .from(user)
@@ -591,14 +610,14 @@ export function createAuthService(deps: { config: Config; database: Database; lo
         asResponse: true,
       });
       if (!response.ok) {
-        await recordSignInFailure(db, normalized);
+        await recordSignInFailure(db, normalized, meta.ip);
         if (target) {
           await auditForUser(db, target.id, normalized, "auth.sign_in_failed", meta, null, { step: "password" });
         } else {
           log.info({ requestIp: meta.ip }, "sign-in failed for an unknown account");
         }
-        const after = await accountLock(db, normalized);
-        if (after.locked) throw new AuthError("locked", after.retryAfterSeconds);
+        const after = await accountLock(db, normalized, meta.ip);
+        if (after.locked) throw new AuthError(lockCode(after), after.retryAfterSeconds);
         throw new AuthError("invalid_credentials");
       }
       const body = (await response.json()) as { twoFactorRedirect?: boolean };
@@ -623,7 +642,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       if (!response.ok || !body.user || !token) {
         const pending = await pendingTwoFactorUser(meta);
         if (pending) {
-          await recordSignInFailure(db, pending.email);
+          await recordSignInFailure(db, pending.email, meta.ip);
           await auditForUser(db, pending.id, pending.email, "auth.sign_in_failed", meta, null, { step: method });
         }
         throw new AuthError("invalid_code");
@@ -696,7 +715,7 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       const cookies = response ? setCookiesOf(response) : [];
       const token = sessionTokenOf(cookies);
       if (!response?.ok || !token) {
-        await recordSignInFailure(db, pending.email);
+        await recordSignInFailure(db, pending.email, meta.ip);
         await auditForUser(db, pending.id, pending.email, "auth.sign_in_failed", meta, null, { step: "passkey" });
         throw new AuthError("invalid_code");
       }
@@ -899,20 +918,54 @@ export function createAuthService(deps: { config: Config; database: Database; lo
     async requestPasswordReset(email: string, meta: RequestMeta): Promise<void> {
       const limited = await (await limiter()).consume(meta.ip);
       if (!limited.allowed) throw new AuthError("rate_limited", limited.retryAfterSeconds);
+      const address = email.trim().toLowerCase();
       await auth.api.requestPasswordReset({
-        body: { email: email.trim().toLowerCase(), redirectTo: "/app/login" },
+        body: { email: address, redirectTo: "/app/login" },
         headers: authHeaders(meta),
       });
+      // Audited on the account it names (the requester is anonymous: no actor); an unknown address
+      // leaves no trace, as the page's answer is the same either way.
+      const [target] = await db.select({ id: user.id }).from(user).where(eq(user.email, address));
+      if (target) {
+        for (const membership of await membershipsOf(db, target.id)) {
+          await recordAudit(db, {
+            organizationId: membership.organizationId,
+            actor: null,
+            action: "auth.password_reset_requested",
+            object: { type: "user", id: target.id },
+            ip: meta.ip,
+            userAgent: meta.userAgent,
+          });
+        }
+      }
     },
 
     async resetPassword(token: string, newPassword: string, meta: RequestMeta): Promise<void> {
       checkPassword(newPassword);
+      // Whose token this is (better-auth keeps it as a verification row), read before it is used up.
+      const [pending] = await db
+        .select({ userId: verification.value })
+        .from(verification)
+        .where(and(eq(verification.identifier, `reset-password:${token}`), gt(verification.expiresAt, new Date())));
+      const sessionsBefore = pending
+        ? await db.select({ id: session.id }).from(session).where(eq(session.userId, pending.userId))
+        : [];
       const response = await auth.api.resetPassword({
         body: { token, newPassword },
         headers: authHeaders(meta),
         asResponse: true,
       });
       if (!response.ok) throw new AuthError("invalid_token");
+      if (!pending) return;
+      const [account] = await db.select({ email: user.email }).from(user).where(eq(user.id, pending.userId));
+      if (!account) return;
+      // The password changed by the reset link (the link's holder acts as the account) and, with
+      // revokeSessionsOnPasswordReset, every session of the account ended.
+      await auditForUser(db, pending.userId, account.email, "auth.password_reset", meta);
+      await auditForUser(db, pending.userId, account.email, "session.ended", meta, null, {
+        sessions: sessionsBefore.length,
+        reason: "password_reset",
+      });
     },
 
     async signOut(current: SessionInfo | null, meta: RequestMeta): Promise<string[]> {
@@ -1119,6 +1172,10 @@ export function createAuthService(deps: { config: Config; database: Database; lo
           userAgent: meta.userAgent,
           detail: { from: row.role, to: role },
         });
+        // Only admins and owners hold API tokens: a demotion ends the member's tokens.
+        if (role === "member" && row.role !== "member") {
+          await revokeTokensOf(tx, actor.organizationId, row.userId, "member.role_changed", tokenAudit(actor, meta));
+        }
         return true;
       });
     },
@@ -1141,6 +1198,10 @@ export function createAuthService(deps: { config: Config; database: Database; lo
           ip: meta.ip,
           userAgent: meta.userAgent,
         });
+        // A suspension ends the member's API tokens too (reinstating does not bring them back).
+        if (suspended) {
+          await revokeTokensOf(tx, actor.organizationId, row.userId, "member.suspended", tokenAudit(actor, meta));
+        }
         return true;
       });
     },

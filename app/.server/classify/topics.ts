@@ -4,12 +4,13 @@
  * by organisation, filled when a document is stored (matchDocumentTopics) and for the whole
  * collection when a topic changes (rematchOrganisation, a background job). Every change is audited.
  */
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { areaIds } from "../../lib/taxonomy.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Database, Db } from "../db/client.ts";
 import { documents, documentTopics, organizationTopics } from "../db/schema.ts";
+import { reachable, reachesDocument } from "../documents/reach.ts";
 import { documentText } from "./document-text.ts";
 import { matchTopics, type OrganisationTopic, stemDocument } from "./keywords.ts";
 
@@ -108,9 +109,13 @@ export async function listTopics(db: Db, organizationId: string): Promise<TopicV
     .select({ topicId: documentTopics.topicId, documentId: documentTopics.documentId })
     .from(documentTopics)
     .where(
-      inArray(
-        documentTopics.topicId,
-        rows.map((row) => row.id),
+      and(
+        inArray(
+          documentTopics.topicId,
+          rows.map((row) => row.id),
+        ),
+        // Counted within reach only (a feed removed since, matches stored before the rule).
+        sql`exists (select 1 from documents d where d.id = ${documentTopics.documentId} and ${reachable(organizationId)})`,
       ),
     );
   const byTopic = new Map<string, number>();
@@ -177,10 +182,13 @@ function asTopic(row: typeof organizationTopics.$inferSelect): OrganisationTopic
   };
 }
 
-/** Every organisation's topics against one stored document (after ingestion). Returns matches stored. */
+/** The topics of every organisation within whose reach the document is, against it (after ingestion). Returns matches stored. */
 export async function matchDocumentTopics(database: Database, documentId: string): Promise<number> {
   const { db } = database;
-  const topics = await db.select().from(organizationTopics);
+  const topics = await db
+    .select()
+    .from(organizationTopics)
+    .where(reachesDocument(sql`${organizationTopics.organizationId}`, documentId));
   if (topics.length === 0) return 0;
   const [doc] = await db.select({ record: documents.record }).from(documents).where(eq(documents.id, documentId));
   if (!doc) return 0;
@@ -203,7 +211,7 @@ export async function matchDocumentTopics(database: Database, documentId: string
   return matches.length;
 }
 
-/** One organisation's topics against every stored document, in batches (after its topics changed). */
+/** One organisation's topics against every stored document within its reach, in batches (after its topics changed). */
 export async function rematchOrganisation(
   database: Database,
   organizationId: string,
@@ -220,7 +228,7 @@ export async function rematchOrganisation(
     const batch = await db
       .select({ id: documents.id, record: documents.record })
       .from(documents)
-      .where(after ? gt(documents.id, after) : undefined)
+      .where(and(reachable(organizationId, "documents"), after ? gt(documents.id, after) : undefined))
       .orderBy(asc(documents.id))
       .limit(batchSize);
     if (batch.length === 0) break;

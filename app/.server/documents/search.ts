@@ -10,6 +10,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type AreaId, areas as taxonomyAreas } from "../../lib/taxonomy.ts";
 import type { Database } from "../db/client.ts";
+import { reachable } from "./reach.ts";
 import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "./types.ts";
 
 export interface SearchParams {
@@ -30,8 +31,8 @@ export interface SearchParams {
   /** Leave out facet counts (cheaper). */
   facets?: boolean | undefined;
   /**
-   * The reader's organisation: feed documents are within its reach only when it has added that
-   * feed (source_feeds). Without it every document is searched (operator tools, tests).
+   * The reader's organisation: feed documents are within its reach only when its own feed brought
+   * them (documents/reach.ts). Without it every document is searched (operator tools, tests).
    */
   organizationId?: string | undefined;
 }
@@ -352,15 +353,6 @@ export async function searchDocuments(database: Database, params: SearchParams):
     };
   }
   return { items, nextCursor, facets };
-}
-
-/**
- * BOE and EUR-Lex documents are everyone's; a feed entry belongs to the organisations that added
- * its feed (its first provenance URL is the feed's URL, see sources/ingest.ts ingestFeed).
- */
-function reachable(organizationId: string): SQL {
-  return sql`(d.source <> 'feed' or exists (select 1 from source_feeds f where f.organization_id = ${organizationId}
-    and f.url = d.record->'provenance'->0->>'url'))`;
 }
 
 /**

@@ -5,7 +5,7 @@
  * instances: inserts use ON CONFLICT and updates compare the hash in the WHERE clause.
  */
 import { createHash } from "node:crypto";
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, type SQL, sql } from "drizzle-orm";
 import { recordLabels } from "../classify/history.ts";
 import type { Database } from "../db/client.ts";
 import { documentProvenance, documentRelations, documents, documentVersions } from "../db/schema/documents.ts";
@@ -16,6 +16,8 @@ export type Classify = (doc: SourceDocument) => Classification | Promise<Classif
 export interface StoreOptions {
   classify?: Classify | undefined;
   sample?: boolean;
+  /** The source_feeds row that brought a feed entry: part of its key (decision 0080). */
+  feedId?: string | undefined;
 }
 
 export interface StoreResult {
@@ -88,11 +90,19 @@ export async function storeDocument(
       : {}),
   };
 
+  const feedId = doc.source === "feed" ? (options.feedId ?? null) : null;
+  // The document's key: (source, source id) and, for feed entries, the feed that brought them, so
+  // that another organisation's feed publishing the same guid stores its own document.
+  const sameKey: SQL = and(
+    eq(documents.source, doc.source),
+    eq(documents.sourceId, doc.sourceId),
+    feedId === null ? isNull(documents.feedId) : eq(documents.feedId, feedId),
+  ) as SQL;
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(documents)
-      .values({ source: doc.source, sourceId: doc.sourceId, sample: options.sample ?? false, ...columns })
-      .onConflictDoNothing({ target: [documents.source, documents.sourceId] })
+      .values({ source: doc.source, sourceId: doc.sourceId, feedId, sample: options.sample ?? false, ...columns })
+      .onConflictDoNothing({ target: [documents.source, documents.sourceId, documents.feedId] })
       .returning({ id: documents.id });
     let id: string;
     let version = 1;
@@ -104,15 +114,13 @@ export async function storeDocument(
       const updated = await tx
         .update(documents)
         .set({ ...columns, version: sql`${documents.version} + 1`, updatedAt: new Date() })
-        .where(
-          and(eq(documents.source, doc.source), eq(documents.sourceId, doc.sourceId), ne(documents.contentHash, hash)),
-        )
+        .where(and(sameKey, ne(documents.contentHash, hash)))
         .returning({ id: documents.id, version: documents.version });
       if (!updated[0]) {
         const [existing] = await tx
           .select({ id: documents.id, version: documents.version })
           .from(documents)
-          .where(and(eq(documents.source, doc.source), eq(documents.sourceId, doc.sourceId)));
+          .where(sameKey);
         return { id: existing?.id ?? "", isNew: false, changed: false, version: existing?.version ?? 1 };
       }
       id = updated[0].id;
@@ -161,19 +169,22 @@ export async function storeDocument(
     }
     if (rows.length > 0) {
       await tx.execute(sql`update document_relations r set target_document_id = d.id
-        from documents d where r.document_id = ${id} and d.source = r.target_source and d.source_id = r.target_source_id`);
+        from documents d where r.document_id = ${id} and d.source = r.target_source and d.source_id = r.target_source_id
+        and d.feed_id is null`);
     }
-    // Relations from earlier documents that named this one: link them now (both ways).
-    await tx
-      .update(documentRelations)
-      .set({ targetDocumentId: id })
-      .where(
-        and(
-          eq(documentRelations.targetSource, doc.source),
-          eq(documentRelations.targetSourceId, doc.sourceId),
-          isNull(documentRelations.targetDocumentId),
-        ),
-      );
+    // Relations from earlier documents that named this one: link them now (both ways). Relations
+    // name public norms: a feed entry (one organisation's) is never linked as a target.
+    if (feedId === null)
+      await tx
+        .update(documentRelations)
+        .set({ targetDocumentId: id })
+        .where(
+          and(
+            eq(documentRelations.targetSource, doc.source),
+            eq(documentRelations.targetSourceId, doc.sourceId),
+            isNull(documentRelations.targetDocumentId),
+          ),
+        );
     if (classification) {
       await recordLabels(tx, id, isNew ? "ingested" : "changed", {
         areas: classification.areas,

@@ -10,6 +10,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
+import { httpUrlOrEmpty } from "../documents/reach.ts";
 import { type Classify, storeDocument } from "../documents/store.ts";
 import type { SourceDocument } from "../documents/types.ts";
 import type { BoeSummaryItem } from "./boe/summary.ts";
@@ -134,8 +135,12 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-async function store(deps: IngestDeps, doc: SourceDocument, result: IngestResult): Promise<void> {
-  const stored = await storeDocument(deps.database, doc, { classify: deps.classify, sample: deps.sample ?? false });
+async function store(deps: IngestDeps, doc: SourceDocument, result: IngestResult, feedId?: string): Promise<void> {
+  const stored = await storeDocument(deps.database, doc, {
+    classify: deps.classify,
+    sample: deps.sample ?? false,
+    feedId,
+  });
   if (stored.isNew) result.created++;
   else if (stored.changed) result.updated++;
   else result.unchanged++;
@@ -322,16 +327,19 @@ export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<Inge
   for (const entry of parsed.value) {
     try {
       const language = guessLanguage(`${entry.title} ${entry.summary}`) ?? "es";
+      // Only http(s) links are kept: a javascript: or data: link is dropped, the entry stays.
+      const link = httpUrlOrEmpty(entry.link);
+      const title = entry.title || link || entry.id.slice(0, 200);
       const doc: SourceDocument = {
         source: "feed",
         sourceId: entry.id.slice(0, 500),
         language,
-        title: entry.title || entry.link,
-        titles: { [language]: entry.title || entry.link },
+        title,
+        titles: { [language]: title },
         publishedOn: entry.publishedOn ?? madridToday(),
         effectiveDates: [],
-        officialUrl: entry.link,
-        links: { html: entry.link },
+        officialUrl: link,
+        links: link ? { html: link } : {},
         subjects: [],
         alerts: [],
         eurovoc: [],
@@ -342,7 +350,7 @@ export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<Inge
         provenance: [parsed.provenance],
         feedName: feed.name,
       };
-      await store(deps, doc, result);
+      await store(deps, doc, result, feed.id);
     } catch (error) {
       await fail(deps, result.source, result, entry.id, entry.link, error);
     }

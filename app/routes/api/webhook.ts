@@ -2,6 +2,7 @@ import { deleteWebhook } from "../../.server/alerts/webhooks";
 import { ApiError } from "../../.server/api/errors";
 import { apiRoute, handle } from "../../.server/api/handler";
 import { deleteWebhookOperation } from "../../.server/api/operations/webhooks";
+import { tokenActor } from "../../.server/api/tokens";
 import { recordAudit } from "../../.server/audit/record";
 
 const route = apiRoute(
@@ -10,7 +11,7 @@ const route = apiRoute(
       if (!(await deleteWebhook(tx, token.organizationId, params.id))) throw new ApiError(404);
       await recordAudit(tx, {
         organizationId: token.organizationId,
-        actor: null,
+        actor: tokenActor(token),
         action: "webhook.deleted",
         object: { type: "webhook", id: params.id },
         ip: info.clientIp,

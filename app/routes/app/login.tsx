@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { authFailure, invalidForm } from "../../.server/auth/form-errors";
+import { authFailure, invalidForm, limitedFormHeaders } from "../../.server/auth/form-errors";
 import {
   appLocale,
   appMemberContext,
@@ -17,6 +17,11 @@ import { loginSchema, parseForm, secondFactorSchema } from "../../lib/app-auth-s
 import type { Route } from "./+types/login";
 
 export const handle = { layout: "bare" };
+
+/** A refused sign-in (429) tells when to try again: the action's Retry-After reaches the response. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return limitedFormHeaders(actionHeaders);
+}
 
 const twoFactorCookie = /(?:^|;\s*)(?:__Secure-)?vn\.two_factor=[^;]+/;
 

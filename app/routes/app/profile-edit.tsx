@@ -79,7 +79,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return { values, errors, preview: null as Preview | null };
   }
   if (form.get("intent") === "preview") {
-    const preview = await previewProfile(database, parsed.data);
+    const preview = await previewProfile(database, member.organizationId, parsed.data);
     return {
       values,
       errors,

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { authFailure, invalidForm } from "../../.server/auth/form-errors";
+import { authFailure, invalidForm, limitedFormHeaders } from "../../.server/auth/form-errors";
 import { appLocale, requestMeta } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
@@ -9,6 +9,10 @@ import { parseForm, resetRequestSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/reset";
 
 export const handle = { layout: "bare" };
+
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return limitedFormHeaders(actionHeaders);
+}
 
 export function loader({ context }: Route.LoaderArgs) {
   return { locale: appLocale(context) };

@@ -1,4 +1,8 @@
-/** API webhooks: subscriptions whose matching documents are POSTed, signed (Standard Webhooks). */
+/**
+ * API webhooks: subscriptions whose matching documents are POSTed, signed (Standard Webhooks).
+ * They send the organisation's data out, so they take an admin token (decision 0081); an
+ * organisation holds at most WEBHOOKS_MAX_PER_ORGANIZATION of them.
+ */
 import { z } from "zod";
 import { webhookInputSchema } from "../../alerts/webhooks.ts";
 import { defineOperation } from "../registry.ts";
@@ -21,10 +25,11 @@ export const createWebhookOperation = defineOperation({
   operationId: "createWebhook",
   summary: "Subscribe a URL to the documents that match these filters",
   description:
-    "Each matching document is POSTed as `{ type: 'document.matched', timestamp, data: { webhookId, document } }`, signed with the Standard Webhooks scheme under the returned secret (shown once); non-2xx answers are retried for 24 h.",
+    "Each matching document is POSTed as `{ type: 'document.matched', timestamp, data: { webhookId, document } }`, signed with the Standard Webhooks scheme under the returned secret (shown once); non-2xx answers are retried for 24 h. Admin tokens only. An organisation holds at most WEBHOOKS_MAX_PER_ORGANIZATION subscriptions (default 25): past it, 422 with a message saying so. Field errors and messages follow Accept-Language.",
   tags: ["webhooks"],
-  scope: "read",
+  scope: "admin",
   body: webhookInputSchema("en"),
+  bodyFor: ({ locale, allowPrivateUrls }) => webhookInputSchema(locale, { allowPrivate: allowPrivateUrls }),
   responses: {
     201: { description: "The subscription and its signing secret", schema: webhookView.extend({ secret: z.string() }) },
   },
@@ -35,8 +40,9 @@ export const listWebhooksOperation = defineOperation({
   path: "/api/v1/webhooks",
   operationId: "listWebhooks",
   summary: "The organisation's webhook subscriptions",
+  description: "Admin tokens only.",
   tags: ["webhooks"],
-  scope: "read",
+  scope: "admin",
   responses: { 200: { description: "Subscriptions, newest first", schema: z.array(webhookView) } },
 });
 
@@ -45,8 +51,9 @@ export const deleteWebhookOperation = defineOperation({
   path: "/api/v1/webhooks/{id}",
   operationId: "deleteWebhook",
   summary: "Remove a webhook subscription",
+  description: "Admin tokens only.",
   tags: ["webhooks"],
-  scope: "read",
+  scope: "admin",
   params: z.object({ id: z.string() }),
   responses: { 204: { description: "Removed" } },
 });

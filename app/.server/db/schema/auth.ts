@@ -219,9 +219,14 @@ export const signInFailure = pgTable(
   {
     id: text("id").primaryKey(),
     email: text("email").notNull(),
+    /** HMAC of the client address (audit/ip-hash.ts): the per-address throttle; null on older rows. */
+    ipHash: text("ip_hash"),
     at: at("at").notNull().defaultNow(),
   },
-  (table) => [index("auth_sign_in_failure_email_at_idx").on(table.email, table.at)],
+  (table) => [
+    index("auth_sign_in_failure_email_at_idx").on(table.email, table.at),
+    index("auth_sign_in_failure_email_ip_at_idx").on(table.email, table.ipHash, table.at),
+  ],
 );
 
 /** The last TOTP time-step accepted per user: a code is accepted only once. */

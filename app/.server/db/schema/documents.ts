@@ -29,6 +29,11 @@ export const documents = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     source: text("source").notNull(),
     sourceId: text("source_id").notNull(),
+    /**
+     * The source_feeds row whose fetch brought a feed entry (null for BOE and EUR-Lex): a feed's
+     * entries are keyed and reached through it (documents/reach.ts, decision 0080).
+     */
+    feedId: uuid("feed_id"),
     title: text("title").notNull(),
     language: text("language").notNull(),
     titles: jsonb("titles").$type<{ es?: string; en?: string }>().notNull().default({}),
@@ -66,7 +71,9 @@ export const documents = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("documents_source_id_uq").on(t.source, t.sourceId),
+    // NULLS NOT DISTINCT in the migration (0009): (source, source_id) stays unique for BOE and EUR-Lex.
+    uniqueIndex("documents_source_feed_id_uq").on(t.source, t.sourceId, t.feedId),
+    index("documents_feed_id_idx").on(t.feedId),
     index("documents_published_idx").on(t.publishedOn, t.id),
     index("documents_jurisdiction_idx").on(t.jurisdiction),
     index("documents_kind_idx").on(t.kind),

@@ -1,5 +1,5 @@
 /**
- * The labelled set (data/classify/labelled.jsonl): documents of the recorded sources with
+ * The labelled set (fixtures/classify/labelled.jsonl): documents of the recorded sources with
  * labels decided by reading them (docs/classification.md), and the loader that parses each
  * one from the fixtures with the sources' own parsers, as ingestion would.
  */
@@ -16,6 +16,7 @@ import {
   type RelevanceId,
 } from "../../lib/taxonomy.ts";
 import type { SourceDocument } from "../documents/types.ts";
+import { labelledSetPath, projectRoot, sourcesFixturesDir } from "../fixtures-path.ts";
 import { parseBoeDocument } from "../sources/boe/document.ts";
 import { type BoeSummaryItem, parseBoeSummary } from "../sources/boe/summary.ts";
 import { parseCellarMetadata, parseCellarText, toEurlexDocument } from "../sources/eurlex/cellar.ts";
@@ -35,11 +36,9 @@ export interface LabelledEntry {
   note?: string;
 }
 
-export const projectRoot = path.resolve(import.meta.dirname, "../../..");
-export const labelledSetPath = path.join(projectRoot, "data/classify/labelled.jsonl");
-/** The recorded sources: FIXTURES_DIR, else the shared checkout's. */
-export const fixturesRoot =
-  process.env.CLASSIFY_FIXTURES_DIR ?? path.resolve(projectRoot, "../shared/fixtures/sources");
+export { labelledSetPath, projectRoot };
+/** The recorded sources (fixtures/sources, or FIXTURES_DIR's). */
+export const fixturesRoot = sourcesFixturesDir;
 
 export function readLabelledSet(file = labelledSetPath): LabelledEntry[] {
   const lines = readFileSync(file, "utf8").split("\n");

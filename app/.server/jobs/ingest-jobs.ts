@@ -15,6 +15,14 @@ import { sourceFeeds } from "../db/schema/documents.ts";
 import type { Classify } from "../documents/store.ts";
 import { createSourceClients, type SourceClients } from "../sources/clients.ts";
 import { type IngestLog, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
+import {
+  backfillDayDone,
+  formatDuration,
+  progressLogger,
+  resizeBackfill,
+  secondsLeft,
+  startBackfill,
+} from "../sources/progress.ts";
 import { bossDb, startBoss } from "./boss.ts";
 
 export const QUEUES = {
@@ -72,7 +80,19 @@ export function createJobs(options: JobsOptions): IngestJobs {
     classify: options.classify,
     onDocument: options.onDocument,
     freshSeconds,
+    onProgress: progressLogger(log),
   });
+  /** A backfilled day is counted (Sources page) and logged with the days left and the time to go. */
+  const countBackfillDay = async (date: string, ok: boolean, documents: number) => {
+    const counts = await backfillDayDone(database, "boe", { ok, documents });
+    if (!counts) return;
+    const handled = counts.daysDone + counts.daysFailed;
+    const left = secondsLeft(handled, counts.daysTotal, Date.now() - counts.startedAt.getTime());
+    log.info(
+      { source: "boe", date, ...counts, timeLeft: formatDuration(left) },
+      handled >= counts.daysTotal ? "backfill finished" : `backfill ${handled}/${counts.daysTotal} days`,
+    );
+  };
   const boss = new PgBoss({
     db: bossDb(database),
     backend: database.kind === "pglite" ? "pglite" : "postgres",
@@ -99,9 +119,19 @@ export function createJobs(options: JobsOptions): IngestJobs {
       await startBoss(boss, log);
       started = true;
       for (const name of Object.values(QUEUES)) await boss.createQueue(name);
-      await boss.work<{ date?: string }>(QUEUES.boe, { batchSize: 1 }, async ([job]) => {
+      await boss.work<{ date?: string; backfill?: boolean }>(QUEUES.boe, { batchSize: 1 }, async ([job]) => {
         const date = job?.data?.date ?? madridDate();
-        await ingestBoeDay(deps(job?.data?.date ? 0 : config.sources.intervalSeconds), date);
+        if (!job?.data?.backfill) {
+          await ingestBoeDay(deps(job?.data?.date ? 0 : config.sources.intervalSeconds), date);
+          return;
+        }
+        try {
+          const result = await ingestBoeDay(deps(0), date);
+          await countBackfillDay(date, true, result.created);
+        } catch (error) {
+          await countBackfillDay(date, false, 0);
+          throw error;
+        }
       });
       await boss.work(QUEUES.eurlex, { batchSize: 1 }, async () => {
         await ingestEurlex(deps(config.sources.intervalSeconds));
@@ -119,9 +149,20 @@ export function createJobs(options: JobsOptions): IngestJobs {
         await boss.schedule(QUEUES.boe, `${every} 7-9 * * 1-6`, null, { tz: TZ, key: "window" });
         await boss.schedule(QUEUES.boe, "0 * * * *", null, { tz: TZ, key: "hourly" });
         if (config.sources.since) {
-          for (const date of daysBetween(config.sources.since, madridDate())) {
-            await boss.send(QUEUES.boe, { date }, { singletonKey: dayKey(date), singletonSeconds: 3600 });
+          const days = daysBetween(config.sources.since, madridDate());
+          await startBackfill(database, "boe", days);
+          log.info({ source: "boe", days: days.length, from: days[0], to: days.at(-1) }, "backfill started");
+          let queued = 0;
+          for (const date of days) {
+            const id = await boss.send(
+              QUEUES.boe,
+              { date, backfill: true },
+              { singletonKey: dayKey(date), singletonSeconds: 3600 },
+            );
+            if (id) queued++;
           }
+          // Days already queued by an earlier start in the last hour are not queued twice.
+          if (queued < days.length) await resizeBackfill(database, "boe", queued);
         }
       }
       if (enabled.includes("eurlex")) {

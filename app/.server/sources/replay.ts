@@ -1,5 +1,5 @@
 /**
- * Replay server: serves the recorded payloads of ../shared/fixtures/sources at the real URL
+ * Replay server: serves the recorded payloads of fixtures/sources at the real URL
  * paths (see that folder's README) on a loopback port, so the clients talk to it exactly as
  * to the sources. One server answers every source; point BOE_API_URL, EURLEX_URL and
  * CELLAR_URL at its base URL and CELLAR_SPARQL_URL at `${base}/webapi/rdf/sparql`.
@@ -8,10 +8,11 @@
  * time out (never answer), answer a status (5xx), a malformed body or a replacement body;
  * `times` limits how often a fault fires.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { sourcesFixturesDir } from "../fixtures-path.ts";
 
 export interface ReplayFault {
   /** Matched against the request path with its query string. */
@@ -35,12 +36,12 @@ export interface ReplayServer {
 }
 
 export interface ReplayOptions {
-  /** The fixtures folder; default ../shared/fixtures/sources relative to the project root. */
+  /** The fixtures folder; default fixtures/sources (app/.server/fixtures-path.ts). */
   root?: string;
   port?: number;
 }
 
-export const DEFAULT_REPLAY_ROOT = path.resolve(import.meta.dirname, "../../../../shared/fixtures/sources");
+export const DEFAULT_REPLAY_ROOT = sourcesFixturesDir;
 
 const CELEX_IN_TEXT = /\b[0-9CE][0-9]{4}[A-Z]{1,2}[0-9]{4}\b/g;
 
@@ -111,8 +112,32 @@ function resolve(
   return undefined;
 }
 
+/** The replay's fixtures folder is missing or holds no recording: nothing to serve. */
+export class ReplayFixturesError extends Error {
+  readonly root: string;
+  constructor(root: string, problem: "missing" | "empty") {
+    super(
+      problem === "missing"
+        ? `replay fixtures folder not found: ${root} (the recorded payloads live in fixtures/sources; set FIXTURES_DIR or --root to another copy)`
+        : `replay fixtures folder is empty: ${root} (expected the recorded payloads, e.g. expected.json and boe/; npm run fixtures:refresh restores them)`,
+    );
+    this.name = "ReplayFixturesError";
+    this.root = root;
+  }
+}
+
+/** Throws ReplayFixturesError unless `root` is a folder with at least one recording in it. */
+export function checkReplayRoot(root: string): void {
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new ReplayFixturesError(root, "missing");
+  const recorded = readdirSync(root, { recursive: true, withFileTypes: true }).some(
+    (entry) => entry.isFile() && !entry.name.startsWith(".") && entry.name !== "README.md",
+  );
+  if (!recorded) throw new ReplayFixturesError(root, "empty");
+}
+
 export async function startReplayServer(options: ReplayOptions = {}): Promise<ReplayServer> {
   const root = path.resolve(options.root ?? DEFAULT_REPLAY_ROOT);
+  checkReplayRoot(root);
   let faults: Array<ReplayFault & { fired: number }> = [];
   const requests: string[] = [];
   const hanging = new Set<ServerResponse>();

@@ -16,7 +16,7 @@ export interface SampleOptions {
   log: IngestLog;
   classify?: Classify | undefined;
   onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
-  /** The fixtures folder; default ../shared/fixtures/sources. */
+  /** The fixtures folder; default fixtures/sources. */
   root?: string;
 }
 

@@ -14,15 +14,10 @@ import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import type { SourceDocument } from "../../app/.server/documents/types.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
-import { loadSampleData } from "../../app/.server/sources/sample.ts";
+import { loadSampleData, sampleDays } from "../../app/.server/sources/sample.ts";
+import { createIngestReporter } from "../ingest-progress.ts";
 
 export const summary = "ingest a source now: --source boe --date YYYY-MM-DD, --source eurlex, or --sample";
-
-const log = {
-  info: (obj: object, msg?: string) => process.stderr.write(`${msg ?? ""} ${JSON.stringify(obj)}\n`),
-  warn: (obj: object, msg?: string) => process.stderr.write(`warning: ${msg ?? ""} ${JSON.stringify(obj)}\n`),
-  error: (obj: object, msg?: string) => process.stderr.write(`error: ${msg ?? ""} ${JSON.stringify(obj)}\n`),
-};
 
 export async function run(argv: string[]): Promise<number> {
   let values: { source?: string; date?: string; sample?: boolean };
@@ -55,11 +50,14 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") });
+  // Progress on stderr: a bar on a terminal, plain lines otherwise (the results stay on stdout).
+  const reporter = createIngestReporter({ units: values.sample ? sampleDays().length + 1 : 1 });
+  const { log, onProgress } = reporter;
   try {
     await migrate(database, defaultMigrationsDir);
     let results: IngestResult[];
     if (values.sample) {
-      results = (await loadSampleData({ database, log, classify: (doc) => classify(doc) })).results;
+      results = (await loadSampleData({ database, log, onProgress, classify: (doc) => classify(doc) })).results;
     } else {
       const clients = createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
       // New and changed documents are matched against the alert profiles here (deliveries go through
@@ -70,6 +68,7 @@ export async function run(argv: string[]): Promise<number> {
         database,
         clients,
         log,
+        onProgress,
         classify: (doc: SourceDocument) => classify(doc),
         onDocument: async (documentId: string) => {
           await matchDocument(database, documentId, { loadDocument, directory });
@@ -77,6 +76,7 @@ export async function run(argv: string[]): Promise<number> {
       };
       results = [values.source === "boe" ? await ingestBoeDay(deps, date) : await ingestEurlex(deps)];
     }
+    reporter.stop();
     let failed = 0;
     for (const r of results) {
       failed += r.failed.length;
@@ -90,6 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return failed > 0 ? 1 : 0;
   } catch (error) {
+    reporter.stop();
     process.stderr.write(`ingest failed: ${(error as Error).message}\n`);
     return 1;
   } finally {

@@ -198,5 +198,28 @@ export const docs: DocsMessages = {
     removeLabel: "Remove the feed {name}",
     removed: "Feed removed. The documents already fetched from it are kept.",
     noFeeds: "You have not added any feeds yet.",
+    failure: {
+      unreachable: "Could not connect to the source (it does not answer or its address does not exist).",
+      timeout: "The source took too long to answer and the download was cancelled.",
+      http: "The source answered with an error (HTTP {status}).",
+      rate_limited: "The source asked us to wait before asking again (too many requests).",
+      malformed: "The source sent content that cannot be read (incomplete or in an unexpected format).",
+      other: "The download failed with an unexpected error.",
+    },
+    errorCurrent: "Unresolved",
+    errorPast: "Resolved: a later download succeeded",
+    technicalDetail: "Technical detail",
+    backfillTitle: "Initial BOE load",
+    backfillRunning: "Fetching the missing days: {done} of {total} days, {documents} new documents.",
+    backfillDone: "Initial load finished: {done} of {total} days, {documents} new documents.",
+    backfillFailedDays: "{failed} days failed and will be retried.",
+  },
+  notices: {
+    failing: "Some sources are failing ({sources}): recent documents may be missing.",
+    failingAdmin: "See why on the Sources page.",
+    loading:
+      "The sources are still loading: {done} of {total} days fetched. Documents will appear here as they arrive.",
+    loadingFirst: "The sources are still loading: the first documents will appear here within a few minutes.",
+    sourcesLink: "Go to Sources",
   },
 };

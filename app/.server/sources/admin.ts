@@ -3,7 +3,7 @@
  * feeds its admins added, each with its status (last success, last error, documents today,
  * from source_status), and the feeds' add/remove. Used by GET /api/v1/sources and /app/admin/sources.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { webhookUrlAllowed } from "../alerts/webhooks.ts";
 import { recordAudit } from "../audit/record.ts";
@@ -109,6 +109,33 @@ export async function backfillProgress(db: Db, source = "boe"): Promise<Backfill
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
   };
+}
+
+export interface SourcesNotice {
+  /** Sources whose last event was an error (members are told recent documents may be missing). */
+  failing: Array<Pick<SourceView, "id" | "type" | "name">>;
+  /** The sources are still loading: a backfill under way, or no source has succeeded yet. */
+  loading: { daysDone: number; daysTotal: number } | null;
+}
+
+/**
+ * What a member's home says about the sources: the failing ones, and whether they are still
+ * loading (a backfill under way, or ingestion on and nothing fetched yet).
+ */
+export async function sourcesNotice(db: Db, organizationId: string, ingestEnabled: boolean): Promise<SourcesNotice> {
+  const sources = await listSources(db, organizationId);
+  const failing = sources.filter((s) => s.failing).map(({ id, type, name }) => ({ id, type, name }));
+  const backfill = await backfillProgress(db);
+  let loading: SourcesNotice["loading"] = null;
+  if (backfill && !backfill.finishedAt) loading = { daysDone: backfill.daysDone, daysTotal: backfill.daysTotal };
+  else if (ingestEnabled && failing.length === 0 && !sources.some((s) => s.lastSuccessAt) && !(await anyDocument(db)))
+    loading = { daysDone: 0, daysTotal: 0 };
+  return { failing, loading };
+}
+
+async function anyDocument(db: Db): Promise<boolean> {
+  const rows = await db.execute(sql`select 1 from documents limit 1`);
+  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 /** Whether `id` names a source this organisation may run: boe, eurlex, or one of its feeds. */

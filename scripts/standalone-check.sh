@@ -31,6 +31,16 @@ echo "standalone: load the sample data"
 npm run --silent platform -- ingest --sample > "$work/sample.out"
 tail -n 8 "$work/sample.out"
 grep -q "failed 0" "$work/sample.out"
+echo "standalone: the replay server serves the bundled recordings"
+node scripts/sources-replay.ts > "$work/replay.out" 2>&1 &
+replay_pid=$!
+for _ in $(seq 1 100); do grep -q "^BOE_API_URL=" "$work/replay.out" 2>/dev/null && break; sleep 0.2; done
+base=$(sed -n 's/^Replay server at //p' "$work/replay.out")
+status=$(node -e 'fetch(process.argv[1], { headers: { accept: "application/json" } }).then((r) => console.log(r.status))' \
+  "$base/datosabiertos/api/boe/sumario/20260407")
+kill "$replay_pid"
+wait "$replay_pid" 2>/dev/null || true
+[ "$status" = 200 ] || { echo "standalone: replay answered $status" >&2; exit 1; }
 echo "standalone: fixture-dependent tests"
 npm run --silent test:unit -- app/.server/sources/parsers.test.ts app/.server/classify/classify.test.ts
 npm run --silent test:integration -- tests/integration/ingest-sample.test.ts

@@ -160,7 +160,7 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
       <FormAlert kind="success">{noticeText}</FormAlert>
       <FormAlert kind="danger">{failureText}</FormAlert>
       {backfill ? <BackfillProgress backfill={backfill} t={t} /> : null}
-      <div className="table-responsive mb-4">
+      <div className="table-responsive position-relative mb-4">
         <table className="table align-middle" data-testid="sources">
           <thead>
             <tr>
@@ -189,7 +189,7 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
                   {source.lastError ? (
                     <div data-testid="source-error" data-kind={source.lastErrorKind} data-past={source.lastErrorPast}>
                       <span
-                        className={`badge me-1 ${source.lastErrorPast ? "text-bg-secondary" : "text-bg-danger"}`}
+                        className={`badge text-wrap me-1 ${source.lastErrorPast ? "text-bg-secondary" : "text-bg-danger"}`}
                         data-testid="source-error-state"
                       >
                         {source.lastErrorPast ? t.errorPast : t.errorCurrent}
@@ -199,7 +199,10 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
                           status: String(source.lastErrorStatus ?? ""),
                         })}
                       </span>
-                      <span className="d-block text-body-secondary">{formatDateTime(source.lastErrorAt, locale)}</span>
+                      <span className="d-block text-body-secondary">
+                        {formatDateTime(source.lastErrorAt, locale)}
+                        {source.lastErrorPast ? ` · ${t.errorPastHint}` : ""}
+                      </span>
                       <details className="text-body-secondary">
                         <summary>{t.technicalDetail}</summary>
                         <code className="d-block text-break" lang="en">
@@ -330,7 +333,11 @@ function BackfillProgress({
         </div>
         <p className="small mb-0" data-testid="backfill-text">
           {fill(backfill.finished ? t.backfillDone : t.backfillRunning, values)}
-          {backfill.daysFailed > 0 ? ` ${fill(t.backfillFailedDays, values)}` : ""}
+          {backfill.daysFailed === 1
+            ? ` ${t.backfillFailedDay}`
+            : backfill.daysFailed > 1
+              ? ` ${fill(t.backfillFailedDays, values)}`
+              : ""}
         </p>
       </div>
     </section>

@@ -47,7 +47,7 @@ if (args.help) {
   --mail-connections <n>    concurrent clients on POST /mail/send (4)
   --drain-timeout <s>       how long to wait for the mail of accepted leads (60)
   --skip-build              use the existing build/
-  --record                  write the results into docs/operations.md under "Load test"`);
+  --record                  write the results into docs/performance.md under "Load test"`);
   process.exit(0);
 }
 const durationMs = Number(args.duration) * 1000;
@@ -395,9 +395,9 @@ async function checkLeads(acceptedEmails: Set<string>, mail: MailCount): Promise
   }
 }
 
-/** Replaces this mode's block under "## Load test" in docs/operations.md (creating what is missing). */
+/** Replaces this mode's block under "## Load test" in docs/performance.md (creating what is missing). */
 function recordInOperationsDoc(report: string, passed: boolean): void {
-  const file = path.join(projectRoot, "docs/operations.md");
+  const file = path.join(projectRoot, "docs/performance.md");
   const key = `${instanceCount}-${databaseUrl ? "postgresql" : "pglite"}`;
   const block = [
     `<!-- loadtest:${key} -->`,

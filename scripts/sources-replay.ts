@@ -8,7 +8,12 @@
  * --today-from serves that recorded day's summary as today's (Europe/Madrid).
  */
 import { parseArgs } from "node:util";
-import { busiestWindow, type ReplaySource, startReplayServer } from "../app/.server/sources/replay.ts";
+import {
+  busiestWindow,
+  ReplayFixturesError,
+  type ReplaySource,
+  startReplayServer,
+} from "../app/.server/sources/replay.ts";
 
 const { values } = parseArgs({
   options: {
@@ -23,11 +28,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, got "${values.port}"`);
   process.exit(2);
 }
-const replay = await startReplayServer({
-  port,
-  control: values.control,
-  ...(values.root ? { root: values.root } : {}),
-});
+let replay: Awaited<ReturnType<typeof startReplayServer>>;
+try {
+  replay = await startReplayServer({
+    port,
+    control: values.control,
+    ...(values.root ? { root: values.root } : {}),
+  });
+} catch (error) {
+  if (!(error instanceof ReplayFixturesError)) throw error;
+  console.error(`sources:replay cannot start: ${error.message}`);
+  process.exit(1);
+}
 if (values["today-from"]) {
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
   replay.publish({ date: today, from: values["today-from"] });

@@ -1,5 +1,5 @@
 /**
- * The platform's own labels (../shared/spec/taxonomy.md) as data: areas, jurisdictions,
+ * The platform's own labels (docs/taxonomy.md) as data: areas, jurisdictions,
  * kinds and relevance levels, each with a stable id and a name in es and en. Isomorphic:
  * the filters in the browser, the API (`GET /api/v1/taxonomy`) and the classifier read it.
  */

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../app/.server/classify/labelled-set.ts";
+import { referenceFixturesDir } from "../../app/.server/fixtures-path.ts";
 import { eurovocAreaOf } from "../../app/.server/classify/tables/eurovoc-terms.ts";
 
 export const summary = "rebuild the EuroVoc concept → area table from the EuroVoc labels (es and en)";
@@ -16,7 +17,7 @@ export const summary = "rebuild the EuroVoc concept → area table from the Euro
 export async function run(argv: string[]): Promise<number> {
   const from = argv.includes("--from")
     ? path.resolve(argv[argv.indexOf("--from") + 1] ?? "")
-    : path.resolve(projectRoot, "../shared/fixtures/reference/eurovoc");
+    : path.join(referenceFixturesDir, "eurovoc");
   let es: Record<string, string>;
   let en: Record<string, string>;
   try {

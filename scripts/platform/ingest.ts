@@ -15,15 +15,10 @@ import type { SourceDocument } from "../../app/.server/documents/types.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
 import { instancePacer } from "../../app/.server/sources/pacing.ts";
-import { loadSampleData } from "../../app/.server/sources/sample.ts";
+import { loadSampleData, sampleDays } from "../../app/.server/sources/sample.ts";
+import { createIngestReporter } from "../ingest-progress.ts";
 
 export const summary = "ingest a source now: --source boe --date YYYY-MM-DD, --source eurlex, or --sample";
-
-const log = {
-  info: (obj: object, msg?: string) => process.stderr.write(`${msg ?? ""} ${JSON.stringify(obj)}\n`),
-  warn: (obj: object, msg?: string) => process.stderr.write(`warning: ${msg ?? ""} ${JSON.stringify(obj)}\n`),
-  error: (obj: object, msg?: string) => process.stderr.write(`error: ${msg ?? ""} ${JSON.stringify(obj)}\n`),
-};
 
 export async function run(argv: string[]): Promise<number> {
   let values: { source?: string; date?: string; sample?: boolean };
@@ -56,11 +51,14 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") });
+  // Progress on stderr: a bar on a terminal, plain lines otherwise (the results stay on stdout).
+  const reporter = createIngestReporter({ units: values.sample ? sampleDays().length + 1 : 1 });
+  const { log, onProgress } = reporter;
   try {
     await migrate(database, defaultMigrationsDir);
     let results: IngestResult[];
     if (values.sample) {
-      results = (await loadSampleData({ database, log, classify: (doc) => classify(doc) })).results;
+      results = (await loadSampleData({ database, log, onProgress, classify: (doc) => classify(doc) })).results;
     } else {
       // Paced with the running instances on PostgreSQL (source_pacing), as one more instance.
       const clients = createSourceClients({
@@ -76,6 +74,7 @@ export async function run(argv: string[]): Promise<number> {
         database,
         clients,
         log,
+        onProgress,
         classify: (doc: SourceDocument) => classify(doc),
         onDocument: async (documentId: string) => {
           await matchDocument(database, documentId, { loadDocument, directory });
@@ -83,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
       };
       results = [values.source === "boe" ? await ingestBoeDay(deps, date) : await ingestEurlex(deps)];
     }
+    reporter.stop();
     let failed = 0;
     for (const r of results) {
       failed += r.failed.length;
@@ -96,6 +96,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return failed > 0 ? 1 : 0;
   } catch (error) {
+    reporter.stop();
     process.stderr.write(`ingest failed: ${(error as Error).message}\n`);
     return 1;
   } finally {

@@ -8,6 +8,7 @@ import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import type { AppServices } from "../../app/.server/context.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { recordStatus } from "../../app/.server/sources/ingest.ts";
+import { backfillDayDone, startBackfill } from "../../app/.server/sources/progress.ts";
 import * as sourcesRoute from "../../app/routes/app/admin-sources.tsx";
 import { memberInfo, pageContext, pageRequest, settle } from "../support/page-harness.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
@@ -88,9 +89,32 @@ describe("admin sources page", () => {
     expect(sources[1]).toMatchObject({
       lastSuccessAt: null,
       lastError: "HTTP 503",
+      lastErrorKind: "http",
+      lastErrorStatus: 503,
+      lastErrorPast: false,
+      failing: true,
       lastErrorUrl: "https://eur-lex.europa.eu/feed",
       documentsToday: 0,
     });
+  });
+
+  it("shows the backfill's progress: days done of the total, documents, finished at the last day", async () => {
+    const backfill = async () =>
+      (
+        await sourcesRoute.loader(
+          pageRequest("/app/admin/sources", pageContext(database, admin)) as unknown as Parameters<
+            typeof sourcesRoute.loader
+          >[0],
+        )
+      ).backfill;
+    expect(await backfill()).toBeNull();
+    await startBackfill(database, "boe", ["2026-04-06", "2026-04-07", "2026-04-08"]);
+    expect(await backfill()).toEqual({ daysTotal: 3, daysDone: 0, daysFailed: 0, documents: 0, finished: false });
+    await backfillDayDone(database, "boe", { ok: true, documents: 218 });
+    await backfillDayDone(database, "boe", { ok: false, documents: 0 });
+    expect(await backfill()).toEqual({ daysTotal: 3, daysDone: 1, daysFailed: 1, documents: 218, finished: false });
+    await backfillDayDone(database, "boe", { ok: true, documents: 132 });
+    expect(await backfill()).toEqual({ daysTotal: 3, daysDone: 2, daysFailed: 1, documents: 350, finished: true });
   });
 
   it("runs a source now, audited; says so when it was already queued; 503 when ingestion is off", async () => {

@@ -368,7 +368,14 @@ for (const target of databaseTargets()) {
       expect(sources.map((s) => s.id)).toEqual(["boe", "eurlex"]);
       expect(sources[0]).toMatchObject({ lastError: null, documentsToday: 3 });
       expect(Date.now() - Date.parse(sources[0]?.lastSuccessAt ?? "")).toBeLessThan(60_000);
-      expect(sources[1]).toEqual({ id: "eurlex", lastSuccessAt: null, lastError: "HTTP 503", documentsToday: 0 });
+      expect(sources[1]).toEqual({
+        id: "eurlex",
+        lastSuccessAt: null,
+        lastError: "HTTP 503",
+        lastErrorKind: "http",
+        lastErrorPast: false,
+        documentsToday: 0,
+      });
       const adminB = (await issueToken(database, { organizationId: "org-b", name: "b", scope: "admin" })).token;
       const forB = (await get("/api/v1/sources", adminB)).body as { id: string }[];
       expect(forB.map((s) => s.id)).toEqual(["boe", "eurlex", feedId]);

@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
-import { createJobs } from "../../app/.server/jobs/ingest-jobs.ts";
+import { createJobs, madridDate } from "../../app/.server/jobs/ingest-jobs.ts";
+import { backfillProgress } from "../../app/.server/sources/admin.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
 import { databaseTargets } from "../support/postgres.ts";
@@ -17,13 +18,13 @@ afterAll(async () => {
   await replay.close();
 });
 
-const sources = (ingest: ("boe" | "eurlex")[]) => ({
+const sources = (ingest: ("boe" | "eurlex")[], since?: string) => ({
   boeApiUrl: "",
   eurlexUrl: "",
   cellarSparqlUrl: "",
   cellarUrl: "",
   ingest,
-  since: undefined,
+  since,
   intervalSeconds: 300,
 });
 
@@ -69,6 +70,44 @@ for (const target of databaseTargets()) {
         }
         expect(n).toBe(55);
         await expect(jobs.runSourceNow("nonsense")).rejects.toThrow(/unknown source/);
+      } finally {
+        await jobs.stop();
+      }
+    }, 120_000);
+
+    it("backfills the days since INGEST_SINCE at start, counting each day and logging the days left", async () => {
+      const since = new Date(`${madridDate()}T12:00:00Z`);
+      since.setUTCDate(since.getUTCDate() - 2);
+      const lines: string[] = [];
+      const log = { ...silent, info: (_obj: object, msg?: string) => void lines.push(msg ?? "") };
+      const jobs = createJobs({
+        database,
+        config: { siteUrl: "http://localhost", sources: sources(["boe"], since.toISOString().slice(0, 10)) },
+        log,
+        clients: createSourceClients({
+          urls: {
+            boeApiUrl: replay.url,
+            eurlexUrl: replay.url,
+            cellarUrl: replay.url,
+            cellarSparqlUrl: replay.sparqlUrl,
+          },
+          siteUrl: "http://localhost",
+          perSecond: 1000,
+        }),
+      });
+      await jobs.start();
+      try {
+        expect(lines).toContain("backfill started");
+        const deadline = Date.now() + 60_000;
+        let progress = await backfillProgress(database.db);
+        while (Date.now() < deadline && !progress?.finishedAt) {
+          await new Promise((r) => setTimeout(r, 250));
+          progress = await backfillProgress(database.db);
+        }
+        expect(progress).toMatchObject({ daysTotal: 3, daysDone: 3, daysFailed: 0, documents: 0 });
+        expect(progress?.finishedAt).toBeInstanceOf(Date);
+        expect(lines).toContain("backfill finished");
+        expect(lines.filter((line) => /^backfill \d\/3 days$/.test(line))).toHaveLength(2);
       } finally {
         await jobs.stop();
       }

@@ -1,4 +1,5 @@
 /** What alerts say by email and in team chats, in es and en; every value escaped in HTML. */
+import { company } from "../../content/company.ts";
 import { escapeHtml, headerSafe } from "../mail/notification.ts";
 import type { ChatPayload, EmailPayload } from "./matching.ts";
 import type { Lang } from "./profiles.ts";
@@ -81,7 +82,7 @@ export function immediateMail(
   return {
     from: options.from,
     to: payload.email,
-    replyTo: { name: "RegWatch", address: options.from },
+    replyTo: { name: company.tradeName, address: options.from },
     subject: headerSafe(l.subject(payload.title), 200),
     messageId: messageId(`alert-${options.deliveryId}`, options.siteUrl),
     text,
@@ -125,7 +126,7 @@ export function digestMail(
   return {
     from: options.from,
     to: options.to,
-    replyTo: { name: "RegWatch", address: options.from },
+    replyTo: { name: company.tradeName, address: options.from },
     subject: headerSafe(l.digestSubject(options.day, items.length), 200),
     messageId: messageId(`digest-${options.userId}-${options.day}`, options.siteUrl),
     text,

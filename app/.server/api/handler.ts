@@ -9,9 +9,9 @@
  */
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { en, es } from "zod/locales";
 import type { Locale } from "../../i18n/locales.ts";
 import { type AppServices, type RequestInfo, requestContext, servicesContext } from "../context.ts";
+import { zodLocales } from "../zod-locales.ts";
 import { ApiError, apiHeaders, errorResponse, requestLocale } from "./errors.ts";
 import type { HttpMethod, Operation, OperationSpec } from "./registry.ts";
 import type { ApiServices } from "./service.ts";
@@ -50,7 +50,6 @@ interface RouteArgs {
   context: Readonly<RouterContextProvider>;
 }
 
-const zodLocales = { es: es().localeError, en: en().localeError } satisfies Record<Locale, unknown>;
 const maxBodyBytes = 64 * 1024;
 
 export function apiRoute(...bound: BoundOperation[]) {

@@ -26,7 +26,7 @@ describe("labelled set", () => {
   });
 
   it("lives in a tracked folder outside the git-ignored data/", () => {
-    expect(path.relative(projectRoot, labelledSetPath)).toBe(path.join("eval", "classify", "labelled.jsonl"));
+    expect(path.relative(projectRoot, labelledSetPath)).toBe(path.join("fixtures", "classify", "labelled.jsonl"));
   });
 
   it("keeps every act's articles on one side of the split, with areas only", () => {

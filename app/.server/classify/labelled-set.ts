@@ -1,6 +1,6 @@
 /**
- * The labelled set (eval/classify/labelled.jsonl, tracked; its path is defined here only):
- * documents of the recorded sources with labels decided by reading them
+ * The labelled set (fixtures/classify/labelled.jsonl, tracked; its path is defined in
+ * fixtures-path.ts): documents of the recorded sources with labels decided by reading them
  * (docs/classification.md), and the loader that parses each one from the fixtures with the
  * sources' own parsers, as ingestion would. Articles of the consolidated laws and of the EU
  * acts are entries too (`unit: "article"`), labelled with their areas only.
@@ -18,6 +18,7 @@ import {
   type RelevanceId,
 } from "../../lib/taxonomy.ts";
 import type { SourceDocument } from "../documents/types.ts";
+import { labelledSetPath, projectRoot, sourcesFixturesDir } from "../fixtures-path.ts";
 import { parseBoeDocument } from "../sources/boe/document.ts";
 import { type BoeSummaryItem, parseBoeSummary } from "../sources/boe/summary.ts";
 import { parseCellarMetadata, parseCellarText, toEurlexDocument } from "../sources/eurlex/cellar.ts";
@@ -41,12 +42,9 @@ export interface LabelledEntry {
   note?: string;
 }
 
-export const projectRoot = path.resolve(import.meta.dirname, "../../..");
-/** The one place that says where the labelled set lives (tracked, outside the git-ignored data/). */
-export const labelledSetPath = path.join(projectRoot, "eval/classify/labelled.jsonl");
-/** The recorded sources: FIXTURES_DIR, else the shared checkout's. */
-export const fixturesRoot =
-  process.env.CLASSIFY_FIXTURES_DIR ?? path.resolve(projectRoot, "../shared/fixtures/sources");
+export { labelledSetPath, projectRoot };
+/** The recorded sources (fixtures/sources, or FIXTURES_DIR's). */
+export const fixturesRoot = sourcesFixturesDir;
 
 export function readLabelledSet(file = labelledSetPath): LabelledEntry[] {
   const lines = readFileSync(file, "utf8").split("\n");

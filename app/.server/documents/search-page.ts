@@ -3,18 +3,16 @@
  * the API's query schema (one set of filters for both), field errors in the reader's language,
  * and the results as the pages show them.
  */
-import { en, es } from "zod/locales";
 import type { Locale } from "../../i18n/locales.ts";
 import { type DocumentQuery, documentQuerySchema } from "../api/operations/documents.ts";
 import type { Database } from "../db/client.ts";
+import { zodLocales } from "../zod-locales.ts";
 import { type Facets, SearchParamsError, searchDocuments } from "./search.ts";
 
 /** The filters a page keeps in its URL (everything but limit). */
 export const filterKeys = ["q", "source", "area", "jurisdiction", "kind", "relevance", "from", "to", "sort"] as const;
 export type FilterKey = (typeof filterKeys)[number];
 export type Filters = Partial<Record<FilterKey, string>>;
-
-const zodLocales = { es: es().localeError, en: en().localeError } satisfies Record<Locale, unknown>;
 
 export interface ParsedQuery {
   /** The values as typed (to fill the form again), valid or not. */

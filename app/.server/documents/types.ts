@@ -2,7 +2,7 @@
  * The shapes that join the platform's stages: a source's parser produces a
  * SourceDocument, the classifier reads it and returns a Classification, the store
  * keeps both. Ids of areas, jurisdictions and kinds are the taxonomy's
- * (../shared/spec/taxonomy.md).
+ * (docs/taxonomy.md).
  */
 
 export type SourceId = "boe" | "eurlex" | "feed";

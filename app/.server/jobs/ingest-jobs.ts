@@ -26,6 +26,14 @@ import type { Classify } from "../documents/store.ts";
 import { createSourceClients, type SourceClients, type SummaryVersion } from "../sources/clients.ts";
 import { type IngestLog, type IngestResult, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
 import { instancePacer } from "../sources/pacing.ts";
+import {
+  backfillDayDone,
+  formatDuration,
+  progressLogger,
+  resizeBackfill,
+  secondsLeft,
+  startBackfill,
+} from "../sources/progress.ts";
 import { bossDb, startBoss } from "./boss.ts";
 
 export const QUEUES = {
@@ -121,6 +129,7 @@ export function createJobs(options: JobsOptions): IngestJobs {
     onDocument: options.onDocument,
     freshSeconds,
     urgent,
+    onProgress: progressLogger(log),
   });
   const watch = config.sources.watch ?? { seconds: 0, days: [], fromMinute: 0, toMinute: 0 };
   let watchTimer: NodeJS.Timeout | undefined;
@@ -145,6 +154,17 @@ export function createJobs(options: JobsOptions): IngestJobs {
     database.rows(sql`
       insert into source_fetches (key, claimed_at, done_at) values (${dayDoneKey(date)}, now(), now())
       on conflict (key) do update set done_at = now()`);
+  /** A backfilled day is counted (Sources page) and logged with the days left and the time to go. */
+  const countBackfillDay = async (date: string, ok: boolean, documents: number) => {
+    const counts = await backfillDayDone(database, "boe", { ok, documents });
+    if (!counts) return;
+    const handled = counts.daysDone + counts.daysFailed;
+    const left = secondsLeft(handled, counts.daysTotal, Date.now() - counts.startedAt.getTime());
+    log.info(
+      { source: "boe", date, ...counts, timeLeft: formatDuration(left) },
+      handled >= counts.daysTotal ? "backfill finished" : `backfill ${handled}/${counts.daysTotal} days`,
+    );
+  };
   const boss = new PgBoss({
     db: bossDb(database),
     backend: database.kind === "pglite" ? "pglite" : "postgres",
@@ -159,10 +179,21 @@ export function createJobs(options: JobsOptions): IngestJobs {
   /** The days from INGEST_SINCE to yesterday, newest first, one job each. */
   const queueBackfill = async (today: string) => {
     if (!config.sources.since) return;
-    const days = daysBetween(config.sources.since, today).filter((d) => d < today);
-    for (const date of days.reverse()) {
-      await boss.send(QUEUES.backfill, { date }, { singletonKey: dayKey(date), singletonSeconds: 3600 });
+    const missing: string[] = [];
+    for (const date of daysBetween(config.sources.since, today).filter((d) => d < today).reverse()) {
+      if (!(await dayDone(date))) missing.push(date);
     }
+    await startBackfill(database, "boe", [...missing].reverse());
+    if (missing.length > 0) {
+      log.info({ source: "boe", days: missing.length, from: missing.at(-1), to: missing[0] }, "backfill started");
+    }
+    let queued = 0;
+    for (const date of missing) {
+      const id = await boss.send(QUEUES.backfill, { date }, { singletonKey: dayKey(date), singletonSeconds: 3600 });
+      if (id) queued++;
+    }
+    // Days already queued by an earlier start in the last hour are not queued twice.
+    if (queued < missing.length) await resizeBackfill(database, "boe", queued);
   };
   /** In the window, every watch.seconds: one conditional check of today's summary across instances. */
   const startWatch = () => {
@@ -215,8 +246,14 @@ export function createJobs(options: JobsOptions): IngestJobs {
       await boss.work<{ date: string }>(QUEUES.backfill, { batchSize: 1 }, async ([job]) => {
         const date = job?.data?.date;
         if (!date || (await dayDone(date))) return;
-        const result = await ingestBoeDay(deps(0), date);
-        if (result.failed.length === 0) await markDayDone(date);
+        try {
+          const result = await ingestBoeDay(deps(0), date);
+          if (result.failed.length === 0) await markDayDone(date);
+          await countBackfillDay(date, true, result.created);
+        } catch (error) {
+          await countBackfillDay(date, false, 0);
+          throw error;
+        }
       });
       await boss.work(QUEUES.eurlex, { batchSize: 1 }, async () => {
         await ingestEurlex(deps(config.sources.intervalSeconds));

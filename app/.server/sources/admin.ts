@@ -3,14 +3,15 @@
  * feeds its admins added, each with its status (last success, last error, documents today,
  * from source_status), and the feeds' add/remove. Used by GET /api/v1/sources and /app/admin/sources.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { webhookUrlAllowed } from "../alerts/webhooks.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
-import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
+import { ingestBackfill, sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
 import type { IngestJobs } from "../jobs/ingest-jobs.ts";
+import { failureKindFromMessage, isSourceFailureKind, type SourceFailureKind } from "./errors.ts";
 
 export interface SourceView {
   /** "boe", "eurlex", or a feed's id (what POST /api/v1/sources/{id}/run takes). */
@@ -23,6 +24,12 @@ export interface SourceView {
   lastError: string | null;
   lastErrorUrl: string | null;
   lastErrorAt: Date | null;
+  /** What kind of failure the last error was (sources/errors.ts); null without an error. */
+  lastErrorKind: SourceFailureKind | null;
+  /** True once a run that started after the last error succeeded: the error is history. */
+  lastErrorPast: boolean;
+  /** The last thing that happened to the source was an error (no success since): members are told. */
+  failing: boolean;
   /** Documents added today (Europe/Madrid); 0 when the last count is of another day. */
   documentsToday: number;
 }
@@ -48,6 +55,13 @@ export async function listSources(db: Db, organizationId: string, now = new Date
     feed?: { name: string; url: string },
   ): SourceView => {
     const status = byKey.get(key);
+    const errorAt = status?.lastErrorAt ?? null;
+    const successRunAt = status?.lastSuccessRunStartedAt ?? status?.lastSuccessAt ?? null;
+    const lastErrorKind = status?.lastError
+      ? isSourceFailureKind(status.lastErrorKind)
+        ? status.lastErrorKind
+        : failureKindFromMessage(status.lastError)
+      : null;
     return {
       id,
       type,
@@ -56,7 +70,10 @@ export async function listSources(db: Db, organizationId: string, now = new Date
       lastSuccessAt: status?.lastSuccessAt ?? null,
       lastError: status?.lastError ?? null,
       lastErrorUrl: status?.lastErrorUrl ?? null,
-      lastErrorAt: status?.lastErrorAt ?? null,
+      lastErrorAt: errorAt,
+      lastErrorKind,
+      lastErrorPast: Boolean(status?.lastError && errorAt && successRunAt && successRunAt > errorAt),
+      failing: Boolean(status?.lastError && errorAt && (!status.lastSuccessAt || status.lastSuccessAt < errorAt)),
       documentsToday: status && status.documentsDay === today ? status.documentsToday : 0,
     };
   };
@@ -65,6 +82,60 @@ export async function listSources(db: Db, organizationId: string, now = new Date
     view("eurlex", "eurlex", "eurlex"),
     ...feeds.map((feed) => view(feed.id, `feed:${feed.id}`, "feed", feed)),
   ];
+}
+
+export interface BackfillView {
+  daysTotal: number;
+  daysDone: number;
+  daysFailed: number;
+  documents: number;
+  firstDay: string | null;
+  lastDay: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+/** The BOE backfill of missing days at start (INGEST_SINCE); null when none ever ran. */
+export async function backfillProgress(db: Db, source = "boe"): Promise<BackfillView | null> {
+  const [row] = await db.select().from(ingestBackfill).where(eq(ingestBackfill.source, source));
+  if (!row) return null;
+  return {
+    daysTotal: row.daysTotal,
+    daysDone: row.daysDone,
+    daysFailed: row.daysFailed,
+    documents: row.documents,
+    firstDay: row.firstDay,
+    lastDay: row.lastDay,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+
+export interface SourcesNotice {
+  /** Sources whose last event was an error (members are told recent documents may be missing). */
+  failing: Array<Pick<SourceView, "id" | "type" | "name">>;
+  /** The sources are still loading: a backfill under way, or no source has succeeded yet. */
+  loading: { daysDone: number; daysTotal: number } | null;
+}
+
+/**
+ * What a member's home says about the sources: the failing ones, and whether they are still
+ * loading (a backfill under way, or ingestion on and nothing fetched yet).
+ */
+export async function sourcesNotice(db: Db, organizationId: string, ingestEnabled: boolean): Promise<SourcesNotice> {
+  const sources = await listSources(db, organizationId);
+  const failing = sources.filter((s) => s.failing).map(({ id, type, name }) => ({ id, type, name }));
+  const backfill = await backfillProgress(db);
+  let loading: SourcesNotice["loading"] = null;
+  if (backfill && !backfill.finishedAt) loading = { daysDone: backfill.daysDone, daysTotal: backfill.daysTotal };
+  else if (ingestEnabled && failing.length === 0 && !sources.some((s) => s.lastSuccessAt) && !(await anyDocument(db)))
+    loading = { daysDone: 0, daysTotal: 0 };
+  return { failing, loading };
+}
+
+async function anyDocument(db: Db): Promise<boolean> {
+  const rows = await db.execute(sql`select 1 from documents limit 1`);
+  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 /** Whether `id` names a source this organisation may run: boe, eurlex, or one of its feeds. */

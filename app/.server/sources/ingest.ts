@@ -15,7 +15,7 @@ import { type Classify, storeDocument } from "../documents/store.ts";
 import type { SourceDocument } from "../documents/types.ts";
 import type { BoeSummaryItem } from "./boe/summary.ts";
 import { guessLanguage, type SourceClients, type SummaryVersion } from "./clients.ts";
-import { errorUrl, SourceParseError } from "./errors.ts";
+import { errorUrl, failureKind, failureKindFromMessage, type SourceFailureKind, SourceParseError } from "./errors.ts";
 import { toEurlexDocument } from "./eurlex/cellar.ts";
 import { SourceFetchError } from "./http.ts";
 
@@ -38,6 +38,29 @@ export interface IngestDeps {
   freshSeconds?: number;
   /** Today's issue: its requests leave before the source's waiting backfill requests. */
   urgent?: boolean;
+  /** Told when the run knows how many documents it has, and after each document (progress bars, logs). */
+  onProgress?: ((progress: IngestProgress) => void) | undefined;
+}
+
+/** Where a run is: documents listed by the source, handled so far (stored, skipped or failed). */
+export interface IngestProgress {
+  source: string;
+  date?: string;
+  listed: number;
+  done: number;
+  created: number;
+  failed: number;
+}
+
+function reportProgress(deps: IngestDeps, result: IngestResult, done: number): void {
+  deps.onProgress?.({
+    source: result.source,
+    ...(result.date ? { date: result.date } : {}),
+    listed: result.listed,
+    done,
+    created: result.created,
+    failed: result.failed.length,
+  });
 }
 
 export interface IngestFailure {
@@ -97,26 +120,44 @@ function madridToday(): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
 }
 
-/** Records a success (with the number of documents added) or an error with its URL. */
+/**
+ * Records a success (with the number of documents added and when its run started: errors
+ * older than that start are past) or an error with its URL and kind.
+ */
 export async function recordStatus(
   database: Database,
   source: string,
-  update: { ok: true; added: number } | { ok: false; error: string; url: string },
+  update:
+    | { ok: true; added: number; runStartedAt?: Date }
+    | { ok: false; error: string; url: string; kind?: SourceFailureKind },
 ): Promise<void> {
   const today = madridToday();
+  const runStartedAt = update.ok ? (update.runStartedAt ?? new Date()) : undefined;
+  const kind = update.ok ? undefined : (update.kind ?? failureKindFromMessage(update.error));
   await database.db
     .insert(sourceStatus)
     .values({
       source,
       ...(update.ok
-        ? { lastSuccessAt: new Date(), documentsDay: today, documentsToday: update.added }
-        : { lastError: update.error.slice(0, 1000), lastErrorUrl: update.url, lastErrorAt: new Date() }),
+        ? {
+            lastSuccessAt: new Date(),
+            lastSuccessRunStartedAt: runStartedAt,
+            documentsDay: today,
+            documentsToday: update.added,
+          }
+        : {
+            lastError: update.error.slice(0, 1000),
+            lastErrorUrl: update.url,
+            lastErrorAt: new Date(),
+            lastErrorKind: kind,
+          }),
     })
     .onConflictDoUpdate({
       target: sourceStatus.source,
       set: update.ok
         ? {
             lastSuccessAt: new Date(),
+            lastSuccessRunStartedAt: runStartedAt,
             documentsDay: today,
             documentsToday: sql`case when ${sourceStatus.documentsDay} = ${today} then ${sourceStatus.documentsToday} + ${update.added} else ${update.added} end`,
             updatedAt: new Date(),
@@ -125,6 +166,7 @@ export async function recordStatus(
             lastError: update.error.slice(0, 1000),
             lastErrorUrl: update.url,
             lastErrorAt: new Date(),
+            lastErrorKind: kind,
             updatedAt: new Date(),
           },
     });
@@ -176,7 +218,12 @@ async function fail(
   const message = describe(error);
   result.failed.push({ sourceId, url, error: message });
   deps.log.warn({ source, sourceId, url, error: message }, "source document failed");
-  await recordStatus(deps.database, source, { ok: false, error: `${sourceId}: ${message}`, url });
+  await recordStatus(deps.database, source, {
+    ok: false,
+    error: `${sourceId}: ${message}`,
+    url,
+    kind: failureKind(error),
+  });
 }
 
 /**
@@ -191,6 +238,7 @@ export async function ingestBoeDay(
 ): Promise<IngestResult> {
   const result = newResult("boe");
   result.date = date;
+  const runStartedAt = new Date();
   let summary: Awaited<ReturnType<SourceClients["boeSummary"]>>;
   try {
     const check = await deps.clients.boeSummaryIfChanged(date, options.seen, { urgent: deps.urgent === true });
@@ -202,13 +250,19 @@ export async function ingestBoeDay(
     if (check.status === "changed") result.summaryVersion = check.version;
   } catch (error) {
     const url = errorUrl(error) ?? `summary ${date}`;
-    await recordStatus(deps.database, "boe", { ok: false, error: `summary ${date}: ${describe(error)}`, url });
+    await recordStatus(deps.database, "boe", {
+      ok: false,
+      error: `summary ${date}: ${describe(error)}`,
+      url,
+      kind: failureKind(error),
+    });
     deps.log.error({ source: "boe", date, url, error: describe(error) }, "BOE summary failed");
     throw error;
   }
   if (!summary) {
     result.noIssue = true;
-    await recordStatus(deps.database, "boe", { ok: true, added: 0 });
+    await recordStatus(deps.database, "boe", { ok: true, added: 0, runStartedAt });
+    reportProgress(deps, result, 0);
     deps.log.info({ source: "boe", date }, "no BOE issue that day");
     return result;
   }
@@ -221,12 +275,16 @@ export async function ingestBoeDay(
       ok: false,
       error: `summary ${date} lists ${duplicates.join(", ")} more than once (kept once)`,
       url: summary.provenance.url,
+      kind: "malformed",
     });
   }
+  let handled = 0;
+  reportProgress(deps, result, handled);
   await pool(items, deps.concurrency ?? 2, async (item: BoeSummaryItem) => {
     const key = `boe:doc:${item.sourceId}`;
     if (!(await claim(deps.database, key, deps.freshSeconds ?? 0))) {
       result.skipped++;
+      reportProgress(deps, result, ++handled);
       return;
     }
     let done = false;
@@ -240,9 +298,10 @@ export async function ingestBoeDay(
       await fail(deps, "boe", result, item.sourceId, url, error);
     } finally {
       await release(deps.database, key, done);
+      reportProgress(deps, result, ++handled);
     }
   });
-  await recordStatus(deps.database, "boe", { ok: true, added: result.created });
+  await recordStatus(deps.database, "boe", { ok: true, added: result.created, runStartedAt });
   deps.log.info({ source: "boe", date, ...summarize(result) }, "BOE day ingested");
   return result;
 }
@@ -250,15 +309,23 @@ export async function ingestBoeDay(
 /** Ingests the acts of the EUR-Lex OJ L feed. Throws only when the feed itself fails (recorded first). */
 export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
   const result = newResult("eurlex");
+  const runStartedAt = new Date();
   let feed: Awaited<ReturnType<SourceClients["eurlexFeed"]>>;
   try {
     feed = await deps.clients.eurlexFeed();
   } catch (error) {
     const url = errorUrl(error) ?? "EUR-Lex feed";
-    await recordStatus(deps.database, "eurlex", { ok: false, error: `feed: ${describe(error)}`, url });
+    await recordStatus(deps.database, "eurlex", {
+      ok: false,
+      error: `feed: ${describe(error)}`,
+      url,
+      kind: failureKind(error),
+    });
     throw error;
   }
   result.listed = feed.value.length;
+  let handled = 0;
+  reportProgress(deps, result, handled);
   const entries = feed.value.filter((e) => e.celex !== null);
   for (const e of feed.value.filter((x) => x.celex === null)) {
     await fail(
@@ -269,6 +336,7 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
       e.link,
       new Error("OJ reference without CELEX: not resolved"),
     );
+    reportProgress(deps, result, ++handled);
   }
   for (let i = 0; i < entries.length; i += 100) {
     const batch = entries.slice(i, i + 100);
@@ -276,7 +344,10 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
     try {
       metadata = await deps.clients.cellarMetadata(batch.map((e) => e.celex as string));
     } catch (error) {
-      for (const e of batch) await fail(deps, "eurlex", result, e.celex as string, errorUrl(error) ?? "SPARQL", error);
+      for (const e of batch) {
+        await fail(deps, "eurlex", result, e.celex as string, errorUrl(error) ?? "SPARQL", error);
+        reportProgress(deps, result, ++handled);
+      }
       continue;
     }
     await pool(batch, deps.concurrency ?? 2, async (entry) => {
@@ -284,6 +355,7 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
       const key = `eurlex:doc:${celex}`;
       if (!(await claim(deps.database, key, deps.freshSeconds ?? 0))) {
         result.skipped++;
+        reportProgress(deps, result, ++handled);
         return;
       }
       let done = false;
@@ -303,10 +375,11 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
         await fail(deps, "eurlex", result, celex, errorUrl(error) ?? entry.link, error);
       } finally {
         await release(deps.database, key, done);
+        reportProgress(deps, result, ++handled);
       }
     });
   }
-  await recordStatus(deps.database, "eurlex", { ok: true, added: result.created });
+  await recordStatus(deps.database, "eurlex", { ok: true, added: result.created, runStartedAt });
   deps.log.info({ source: "eurlex", ...summarize(result) }, "EUR-Lex feed ingested");
   return result;
 }
@@ -314,13 +387,19 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
 /** Ingests an admin's RSS/Atom feed (source_feeds.id). */
 export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<IngestResult> {
   const result = newResult(`feed:${feedId}`);
+  const runStartedAt = new Date();
   const [feed] = await deps.database.db.select().from(sourceFeeds).where(eq(sourceFeeds.id, feedId));
   if (!feed) throw new Error(`feed ${feedId} not found`);
   let parsed: Awaited<ReturnType<SourceClients["feed"]>>;
   try {
     parsed = await deps.clients.feed(feed.url);
   } catch (error) {
-    await recordStatus(deps.database, result.source, { ok: false, error: describe(error), url: feed.url });
+    await recordStatus(deps.database, result.source, {
+      ok: false,
+      error: describe(error),
+      url: feed.url,
+      kind: failureKind(error),
+    });
     throw error;
   }
   result.listed = parsed.value.length;
@@ -355,7 +434,7 @@ export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<Inge
       await fail(deps, result.source, result, entry.id, entry.link, error);
     }
   }
-  await recordStatus(deps.database, result.source, { ok: true, added: result.created });
+  await recordStatus(deps.database, result.source, { ok: true, added: result.created, runStartedAt });
   return result;
 }
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sourcesFixturesDir } from "../fixtures-path.ts";
 import { parseBoeDocument } from "./boe/document.ts";
 import { parseBoeSummary } from "./boe/summary.ts";
 import { SourceParseError } from "./errors.ts";
@@ -9,7 +10,7 @@ import { parseCellarMetadata, parseCellarText, toEurlexDocument } from "./eurlex
 import { parseEurlexFeed } from "./eurlex/feed.ts";
 import { parseFeed } from "./feeds/feed.ts";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../../../shared/fixtures/sources");
+const FIXTURES = sourcesFixturesDir;
 const read = (rel: string) => readFileSync(path.join(FIXTURES, rel), "utf8");
 const expected = JSON.parse(read("expected.json")) as { boe: Record<string, string[]>; eurlex: string[] };
 const SUMMARIES = "boe/datosabiertos/api/boe/sumario";

@@ -1,5 +1,5 @@
 /**
- * Replay server: serves the recorded payloads of ../shared/fixtures/sources at the real URL
+ * Replay server: serves the recorded payloads of fixtures/sources at the real URL
  * paths (see that folder's README) on a loopback port, so the clients talk to it exactly as
  * to the sources. One server answers every source; point BOE_API_URL, EURLEX_URL and
  * CELLAR_URL at its base URL and CELLAR_SPARQL_URL at `${base}/webapi/rdf/sparql`.
@@ -16,10 +16,11 @@
  * with a 304, as a source that honours conditional requests.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { sourcesFixturesDir } from "../fixtures-path.ts";
 
 export interface ReplayFault {
   /** Matched against the request path with its query string. */
@@ -95,7 +96,7 @@ export function busiestWindow(
 }
 
 export interface ReplayOptions {
-  /** The fixtures folder; default ../shared/fixtures/sources relative to the project root. */
+  /** The fixtures folder; default fixtures/sources (app/.server/fixtures-path.ts). */
   root?: string;
   port?: number;
   /**
@@ -106,7 +107,7 @@ export interface ReplayOptions {
   control?: boolean;
 }
 
-export const DEFAULT_REPLAY_ROOT = path.resolve(import.meta.dirname, "../../../../shared/fixtures/sources");
+export const DEFAULT_REPLAY_ROOT = sourcesFixturesDir;
 
 const CELEX_IN_TEXT = /\b[0-9CE][0-9]{4}[A-Z]{1,2}[0-9]{4}\b/g;
 
@@ -197,8 +198,32 @@ function publishedSummary(
   return { text, type: contentType(file) };
 }
 
+/** The replay's fixtures folder is missing or holds no recording: nothing to serve. */
+export class ReplayFixturesError extends Error {
+  readonly root: string;
+  constructor(root: string, problem: "missing" | "empty") {
+    super(
+      problem === "missing"
+        ? `replay fixtures folder not found: ${root} (the recorded payloads live in fixtures/sources; set FIXTURES_DIR or --root to another copy)`
+        : `replay fixtures folder is empty: ${root} (expected the recorded payloads, e.g. expected.json and boe/; npm run fixtures:refresh restores them)`,
+    );
+    this.name = "ReplayFixturesError";
+    this.root = root;
+  }
+}
+
+/** Throws ReplayFixturesError unless `root` is a folder with at least one recording in it. */
+export function checkReplayRoot(root: string): void {
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new ReplayFixturesError(root, "missing");
+  const recorded = readdirSync(root, { recursive: true, withFileTypes: true }).some(
+    (entry) => entry.isFile() && !entry.name.startsWith(".") && entry.name !== "README.md",
+  );
+  if (!recorded) throw new ReplayFixturesError(root, "empty");
+}
+
 export async function startReplayServer(options: ReplayOptions = {}): Promise<ReplayServer> {
   const root = path.resolve(options.root ?? DEFAULT_REPLAY_ROOT);
+  checkReplayRoot(root);
   let faults: Array<ReplayFault & { fired: number }> = [];
   const requests: string[] = [];
   const log: ReplayRequest[] = [];

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Database } from "../db/client.ts";
 import type { Classify } from "../documents/store.ts";
 import { createSourceClients } from "./clients.ts";
-import { type IngestLog, type IngestResult, ingestBoeDay, ingestEurlex } from "./ingest.ts";
+import { type IngestLog, type IngestProgress, type IngestResult, ingestBoeDay, ingestEurlex } from "./ingest.ts";
 import { DEFAULT_REPLAY_ROOT, startReplayServer } from "./replay.ts";
 
 export interface SampleOptions {
@@ -16,7 +16,8 @@ export interface SampleOptions {
   log: IngestLog;
   classify?: Classify | undefined;
   onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
-  /** The fixtures folder; default ../shared/fixtures/sources. */
+  onProgress?: ((progress: IngestProgress) => void) | undefined;
+  /** The fixtures folder; default fixtures/sources. */
   root?: string;
 }
 
@@ -56,6 +57,7 @@ export async function loadSampleData(options: SampleOptions): Promise<SampleResu
       log: options.log,
       classify: options.classify,
       onDocument: options.onDocument,
+      onProgress: options.onProgress,
       sample: true,
       concurrency: 4,
     };

@@ -199,6 +199,31 @@ export const docs = {
     removeLabel: "Quitar el feed {name}",
     removed: "Feed quitado. Sus documentos ya descargados se conservan.",
     noFeeds: "Todavía no has añadido ningún feed.",
+    failure: {
+      unreachable: "No se pudo conectar con la fuente (no responde o su dirección no existe).",
+      timeout: "La fuente tardó demasiado en responder y se canceló la descarga.",
+      http: "La fuente respondió con un error (HTTP {status}).",
+      rate_limited: "La fuente pidió que esperemos antes de volver a consultarla (demasiadas peticiones).",
+      malformed: "La fuente envió un contenido que no se puede leer (incompleto o con un formato inesperado).",
+      other: "La descarga falló por un error inesperado.",
+    },
+    errorCurrent: "Sin resolver",
+    errorPast: "Resuelto",
+    errorPastHint: "Una descarga posterior ha ido bien.",
+    technicalDetail: "Detalle técnico",
+    backfillTitle: "Carga inicial del BOE",
+    backfillRunning: "Descargando los días pendientes: {done} de {total} días, {documents} documentos nuevos.",
+    backfillDone: "Carga inicial terminada: {done} de {total} días, {documents} documentos nuevos.",
+    backfillFailedDays: "{failed} días fallaron y se reintentarán.",
+    backfillFailedDay: "1 día falló y se reintentará.",
+  },
+  notices: {
+    failing: "Algunas fuentes están fallando ({sources}): puede que falten documentos recientes.",
+    failingAdmin: "Consulta el motivo en la página de Fuentes.",
+    loading:
+      "Las fuentes se están cargando todavía: {done} de {total} días descargados. Los documentos irán apareciendo aquí.",
+    loadingFirst: "Las fuentes se están cargando todavía: los primeros documentos aparecerán aquí en unos minutos.",
+    sourcesLink: "Ir a Fuentes",
   },
 };
 

@@ -8,6 +8,8 @@ const route = apiRoute(
       id: source.id,
       lastSuccessAt: source.lastSuccessAt?.toISOString() ?? null,
       lastError: source.lastError,
+      lastErrorKind: source.lastErrorKind,
+      lastErrorPast: source.lastErrorPast,
       documentsToday: source.documentsToday,
     })),
   ),

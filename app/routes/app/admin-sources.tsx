@@ -2,7 +2,15 @@ import { data, Form } from "react-router";
 import { recordAudit } from "../../.server/audit/record";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { addFeed, feedInputSchema, listSources, removeFeed, requestSourceRun } from "../../.server/sources/admin";
+import {
+  addFeed,
+  backfillProgress,
+  feedInputSchema,
+  listSources,
+  removeFeed,
+  requestSourceRun,
+} from "../../.server/sources/admin";
+import { failureStatus } from "../../.server/sources/errors";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/admin-sources";
@@ -11,14 +19,26 @@ export const handle = { layout: "bare" };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const member = requireMember(context, "sources.manage");
-  const sources = await listSources(context.get(servicesContext).api.database.db, member.organizationId);
+  const db = context.get(servicesContext).api.database.db;
+  const sources = await listSources(db, member.organizationId);
+  const backfill = await backfillProgress(db);
   return {
     locale: appLocale(context),
     sources: sources.map((source) => ({
       ...source,
       lastSuccessAt: source.lastSuccessAt?.toISOString() ?? null,
       lastErrorAt: source.lastErrorAt?.toISOString() ?? null,
+      lastErrorStatus: source.lastError ? (failureStatus(source.lastError) ?? null) : null,
     })),
+    backfill: backfill
+      ? {
+          daysTotal: backfill.daysTotal,
+          daysDone: backfill.daysDone,
+          daysFailed: backfill.daysFailed,
+          documents: backfill.documents,
+          finished: backfill.finishedAt !== null,
+        }
+      : null,
   };
 }
 
@@ -113,7 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminSources({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, sources } = loaderData;
+  const { locale, sources, backfill } = loaderData;
   const app = appMessages(locale);
   const t = app.docs.admin;
   const result = actionData as Notice | Failure | Invalid | undefined;
@@ -139,7 +159,8 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
       <p className="text-body-secondary">{t.lead}</p>
       <FormAlert kind="success">{noticeText}</FormAlert>
       <FormAlert kind="danger">{failureText}</FormAlert>
-      <div className="table-responsive mb-4">
+      {backfill ? <BackfillProgress backfill={backfill} t={t} /> : null}
+      <div className="table-responsive position-relative mb-4">
         <table className="table align-middle" data-testid="sources">
           <thead>
             <tr>
@@ -166,13 +187,30 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
                 </td>
                 <td className="small">
                   {source.lastError ? (
-                    <>
-                      <span className="text-danger-emphasis">{source.lastError}</span>
+                    <div data-testid="source-error" data-kind={source.lastErrorKind} data-past={source.lastErrorPast}>
+                      <span
+                        className={`badge text-wrap me-1 ${source.lastErrorPast ? "text-bg-secondary" : "text-bg-danger"}`}
+                        data-testid="source-error-state"
+                      >
+                        {source.lastErrorPast ? t.errorPast : t.errorCurrent}
+                      </span>
+                      <span className={source.lastErrorPast ? "text-body-secondary" : "text-danger-emphasis"}>
+                        {fill(t.failure[source.lastErrorKind ?? "other"], {
+                          status: String(source.lastErrorStatus ?? ""),
+                        })}
+                      </span>
                       <span className="d-block text-body-secondary">
                         {formatDateTime(source.lastErrorAt, locale)}
-                        {source.lastErrorUrl ? ` · ${source.lastErrorUrl}` : ""}
+                        {source.lastErrorPast ? ` · ${t.errorPastHint}` : ""}
                       </span>
-                    </>
+                      <details className="text-body-secondary">
+                        <summary>{t.technicalDetail}</summary>
+                        <code className="d-block text-break" lang="en">
+                          {source.lastError}
+                        </code>
+                        {source.lastErrorUrl ? <span className="d-block text-break">{source.lastErrorUrl}</span> : null}
+                      </details>
+                    </div>
                   ) : (
                     t.none
                   )}
@@ -256,5 +294,52 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
         </Form>
       </section>
     </>
+  );
+}
+
+function BackfillProgress({
+  backfill,
+  t,
+}: {
+  backfill: { daysTotal: number; daysDone: number; daysFailed: number; documents: number; finished: boolean };
+  t: ReturnType<typeof appMessages>["docs"]["admin"];
+}) {
+  const handled = backfill.daysDone + backfill.daysFailed;
+  const percent = backfill.daysTotal > 0 ? Math.round((handled * 100) / backfill.daysTotal) : 100;
+  const values = {
+    done: String(backfill.daysDone),
+    total: String(backfill.daysTotal),
+    documents: String(backfill.documents),
+    failed: String(backfill.daysFailed),
+  };
+  return (
+    <section className="card mb-4" aria-labelledby="backfill-heading" data-testid="backfill">
+      <div className="card-body">
+        <h2 id="backfill-heading" className="h6">
+          {t.backfillTitle}
+        </h2>
+        <div
+          className="progress mb-2"
+          role="progressbar"
+          aria-labelledby="backfill-heading"
+          aria-valuenow={handled}
+          aria-valuemin={0}
+          aria-valuemax={backfill.daysTotal}
+        >
+          <div
+            className={`progress-bar${backfill.finished ? "" : " progress-bar-striped progress-bar-animated"}`}
+            style={{ width: `${percent}%` }}
+          />
+        </div>
+        <p className="small mb-0" data-testid="backfill-text">
+          {fill(backfill.finished ? t.backfillDone : t.backfillRunning, values)}
+          {backfill.daysFailed === 1
+            ? ` ${t.backfillFailedDay}`
+            : backfill.daysFailed > 1
+              ? ` ${fill(t.backfillFailedDays, values)}`
+              : ""}
+        </p>
+      </div>
+    </section>
   );
 }

@@ -1,8 +1,10 @@
 import { data } from "react-router";
 import { appLocale, requireMember } from "../../.server/auth/guard";
+import { can } from "../../.server/auth/permissions";
 import { requestContext, servicesContext } from "../../.server/context";
 import { filtersInUrl, rememberedFilters, rememberFiltersCookie, unreadAlerts } from "../../.server/documents/home";
 import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
+import { sourcesNotice } from "../../.server/sources/admin";
 import { ResultList } from "../../components/app/documents/result-list";
 import { SearchFilters } from "../../components/app/documents/search-filters";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
@@ -37,6 +39,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     facets: latest?.facets ?? null,
     searchHref: `/app/search${filtersQuery(parsed.values)}`,
     alerts: await unreadAlerts(database.db, member.userId),
+    sources: await sourcesNotice(
+      database.db,
+      member.organizationId,
+      (context.get(servicesContext).config?.sources.ingest.length ?? 0) > 0,
+    ),
+    canManageSources: can(member, "sources.manage"),
   };
   // Only valid filters chosen in the URL are remembered.
   if (chosen && parsed.query) {
@@ -47,13 +55,40 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AppHome({ loaderData }: Route.ComponentProps) {
-  const { locale, filters, filtered, errors, documents, facets, searchHref, alerts } = loaderData;
+  const { locale, filters, filtered, errors, documents, facets, searchHref, alerts, sources } = loaderData;
   const app = appMessages(locale);
   const t = app.docs.home;
+  const n = app.docs.notices;
+  const failingNames = sources.failing.map((s) => s.name ?? app.docs.sourceNames[s.type]).join(", ");
+  const sourcesLink = loaderData.canManageSources ? (
+    <>
+      {" "}
+      {n.failingAdmin} <a href="/app/admin/sources">{n.sourcesLink}</a>
+    </>
+  ) : null;
   return (
     <>
       <h1 className="h3">{fill(app.home.welcome, { name: loaderData.name })}</h1>
       <p className="text-body-secondary">{fill(app.home.lead, { organization: loaderData.organization })}</p>
+      {sources.failing.length > 0 ? (
+        <div className="alert alert-warning" role="status" data-testid="sources-failing">
+          {fill(n.failing, { sources: failingNames })}
+          {sourcesLink}
+        </div>
+      ) : null}
+      {sources.loading ? (
+        <div className="alert alert-info" role="status" data-testid="sources-loading">
+          {sources.loading.daysTotal > 0
+            ? fill(n.loading, { done: String(sources.loading.daysDone), total: String(sources.loading.daysTotal) })
+            : n.loadingFirst}
+          {loaderData.canManageSources ? (
+            <>
+              {" "}
+              <a href="/app/admin/sources">{n.sourcesLink}</a>
+            </>
+          ) : null}
+        </div>
+      ) : null}
       <div className="row g-3 mt-1">
         <section className="col-lg-8" aria-labelledby="home-documents">
           <div className="card h-100">

@@ -1,5 +1,6 @@
 /** The ingestion sources over the API (admin scope): their status, and "run now". */
 import { z } from "zod";
+import { SOURCE_FAILURE_KINDS } from "../../sources/errors.ts";
 import { apiErrorSchema } from "../errors.ts";
 import { defineOperation } from "../registry.ts";
 
@@ -7,7 +8,12 @@ export const sourceStatusSchema = z
   .object({
     id: z.string().meta({ description: "boe, eurlex, or the id of one of the organisation's RSS/Atom feeds" }),
     lastSuccessAt: z.iso.datetime().nullable(),
-    lastError: z.string().nullable(),
+    lastError: z.string().nullable().meta({ description: "The last error's technical message (English)" }),
+    lastErrorKind: z
+      .enum(SOURCE_FAILURE_KINDS)
+      .nullable()
+      .meta({ description: "What kind of failure the last error was; null without an error" }),
+    lastErrorPast: z.boolean().meta({ description: "True once a run that started after the last error succeeded" }),
     documentsToday: z.int().min(0).meta({ description: "Documents added today (Europe/Madrid)" }),
   })
   .strict();

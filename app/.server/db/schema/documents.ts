@@ -146,8 +146,26 @@ export const sourceStatus = pgTable("source_status", {
   lastError: text("last_error"),
   lastErrorUrl: text("last_error_url"),
   lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+  /** unreachable, timeout, http, rate_limited, malformed or other (sources/errors.ts). */
+  lastErrorKind: text("last_error_kind"),
+  /** When the run that recorded the last success started: older errors are past. */
+  lastSuccessRunStartedAt: timestamp("last_success_run_started_at", { withTimezone: true }),
   documentsDay: text("documents_day"),
   documentsToday: integer("documents_today").notNull().default(0),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Progress of the backfill of missing days at start (INGEST_SINCE), one row per source. */
+export const ingestBackfill = pgTable("ingest_backfill", {
+  source: text("source").primaryKey(),
+  daysTotal: integer("days_total").notNull().default(0),
+  daysDone: integer("days_done").notNull().default(0),
+  daysFailed: integer("days_failed").notNull().default(0),
+  documents: integer("documents").notNull().default(0),
+  firstDay: text("first_day"),
+  lastDay: text("last_day"),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,7 +1,7 @@
 /**
  * BOE daily summary (sumario) → BoeSummary. Pure: bytes in, typed record out; bad payloads
  * throw SourceParseError only. Accepts the JSON API's shape and the XML shape (turned into
- * the JSON shape by fast-xml-parser). Quirks handled (../shared/docs/sources.md): a byte-order
+ * the JSON shape by fast-xml-parser). Quirks handled (docs/sources.md): a byte-order
  * mark, a single child as an object, single children nested under `texto`, items straight
  * under a department (no epigraph), BORME's `apartado`, several `diario` in a day, an item
  * listed twice (kept once, reported in `duplicates`).

@@ -1,0 +1,38 @@
+/**
+ * Where the project's bundled data lives (fixtures/, see fixtures/README.md): the recorded
+ * source payloads the replay server and the sample data serve, the reference vocabularies
+ * and the labelled set. Every reader resolves its paths here; nothing reads outside the
+ * project. FIXTURES_DIR points everything at another copy (same layout).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+/** The folder holding the project's package.json, found from this file (source or build/server). */
+function findProjectRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (existsSync(path.join(dir, "package.json")) && existsSync(path.join(dir, "fixtures"))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve(start, "../..");
+    dir = parent;
+  }
+}
+
+export const projectRoot = findProjectRoot(import.meta.dirname);
+
+/** The fixtures folder: FIXTURES_DIR, else fixtures/ in the project. */
+export const fixturesDir = path.resolve(process.env.FIXTURES_DIR || path.join(projectRoot, "fixtures"));
+
+/** Recorded payloads of the official sources, laid out by URL path (fixtures/sources/README.md). */
+export const sourcesFixturesDir = path.join(fixturesDir, "sources");
+
+/** Code tables of the BOE and EuroVoc labels (fixtures/reference/README.md). */
+export const referenceFixturesDir = path.join(fixturesDir, "reference");
+
+/** The classification's labelled set (docs/classification.md). */
+export const labelledSetPath = path.join(fixturesDir, "classify/labelled.jsonl");
+
+/** A file of the recorded sources, by its path relative to fixtures/sources. */
+export function sourceFixture(relative: string): string {
+  return path.join(sourcesFixturesDir, relative);
+}

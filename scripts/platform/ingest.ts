@@ -61,7 +61,11 @@ export async function run(argv: string[]): Promise<number> {
     if (values.sample) {
       results = (await loadSampleData({ database, log, classify: (doc) => classify(doc) })).results;
     } else {
-      const clients = createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
+      const clients = createSourceClients({
+        urls: config.sources,
+        siteUrl: config.siteUrl,
+        feedPolicy: { allowPrivate: config.alerts.allowPrivateWebhookUrls },
+      });
       // New and changed documents are matched against the alert profiles here (deliveries go through
       // the outbox; a running server's worker is woken by NOTIFY on PostgreSQL, or sends at its next start).
       const directory = databaseDirectory(database);

@@ -259,7 +259,7 @@ for (const target of databaseTargets()) {
       await strict.stop();
       const [dead] = await failedDeliveries(database, "org3");
       expect(dead).toMatchObject({ channel: "webhook", recipient: hook.id, status: "dead", attempts: 1 });
-      expect(dead?.lastError).toBe("refused: 127.0.0.1 is a private address");
+      expect(dead?.lastError).toBe("refused: 127.0.0.1 is not a public address (loopback)");
       expect(receiver.received.filter((r) => r.path === "/private/in")).toHaveLength(0);
 
       // An admin queues it again; another organisation cannot.

@@ -28,7 +28,7 @@ const TZ = "Europe/Madrid";
 
 export interface JobsOptions {
   database: Database;
-  config: Pick<Config, "siteUrl" | "sources">;
+  config: Pick<Config, "siteUrl" | "sources"> & { alerts?: Pick<Config["alerts"], "allowPrivateWebhookUrls"> };
   log: IngestLog;
   classify?: Classify | undefined;
   onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
@@ -64,7 +64,13 @@ export function daysBetween(since: string, until: string): string[] {
 export function createJobs(options: JobsOptions): IngestJobs {
   const { database, config, log } = options;
   const enabled = config.sources.ingest;
-  const clients = options.clients ?? createSourceClients({ urls: config.sources, siteUrl: config.siteUrl });
+  const clients =
+    options.clients ??
+    createSourceClients({
+      urls: config.sources,
+      siteUrl: config.siteUrl,
+      feedPolicy: { allowPrivate: config.alerts?.allowPrivateWebhookUrls ?? false },
+    });
   const deps = (freshSeconds: number) => ({
     database,
     clients,

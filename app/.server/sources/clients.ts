@@ -3,6 +3,7 @@
  * payload. Base URLs come from config.sources.
  */
 import type { Provenance, SourceDocument } from "../documents/types.ts";
+import { type OutboundPolicy, outboundFetch } from "../net/outbound.ts";
 import { BOE_DOCUMENT_PARSER, parseBoeDocument } from "./boe/document.ts";
 import { BOE_SUMMARY_PARSER, type BoeSummary, type BoeSummaryItem, parseBoeSummary } from "./boe/summary.ts";
 import { parseAt } from "./errors.ts";
@@ -30,10 +31,18 @@ export interface SourceUrls {
   cellarUrl: string;
 }
 
-export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgent">> {
+export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgent" | "fetch">> {
   urls: SourceUrls;
   siteUrl: string;
+  /**
+   * The outbound guard's policy for admins' feeds (their URLs are typed by users; BOE and EUR-Lex
+   * bases are the operator's). Default: private addresses refused.
+   */
+  feedPolicy?: OutboundPolicy;
 }
+
+/** Largest feed document fetched. */
+const maxFeedBytes = 5 * 1024 * 1024;
 
 export const provenanceOf = (payload: FetchedPayload, parser: string): Provenance => ({
   url: payload.url,
@@ -52,7 +61,13 @@ export function createSourceClients(options: ClientOptions) {
   const httpOptions = { userAgent, ...options };
   const boeHttp = createSourceHttp(httpOptions);
   const eurlexHttp = createSourceHttp(httpOptions);
-  const feedHttp = createSourceHttp(httpOptions);
+  const feedHttp = createSourceHttp({
+    ...httpOptions,
+    fetch: outboundFetch(options.feedPolicy ?? { allowPrivate: false }, {
+      maxBytes: maxFeedBytes,
+      timeoutMs: options.timeoutMs ?? 20_000,
+    }),
+  });
   const { urls } = options;
 
   const notFound = (payload: FetchedPayload) => {

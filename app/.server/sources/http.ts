@@ -5,6 +5,7 @@
  * SHA-256 and the fetch time for provenance.
  */
 import { createHash } from "node:crypto";
+import { OutboundRefused } from "../net/outbound.ts";
 
 export interface FetchedPayload {
   url: string;
@@ -32,6 +33,8 @@ export interface SourceHttpOptions {
   backoffMs?: number;
   /** Maximum requests per second for this client (one client per source). */
   perSecond?: number;
+  /** The fetch to use: the outbound guard's for URLs users typed (admins' feeds); Node's by default. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface SourceHttp {
@@ -66,7 +69,7 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
         if (attempt > 0) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
         await gate();
         try {
-          const response = await fetch(url, {
+          const response = await (options.fetch ?? fetch)(url, {
             method: init.method ?? "GET",
             headers: { "user-agent": options.userAgent, ...init.headers },
             ...(init.body !== undefined ? { body: init.body } : {}),
@@ -89,6 +92,8 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
           };
         } catch (error) {
           if (error instanceof SourceFetchError && error.status !== undefined && error.status < 500) throw error;
+          if (error instanceof OutboundRefused)
+            throw new SourceFetchError(url, error.message, undefined, { cause: error });
           const timedOut =
             error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
           lastError =

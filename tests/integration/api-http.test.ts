@@ -68,7 +68,7 @@ for (const target of databaseTargets()) {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ valid: true, events: 1, firstBroken: null });
+      expect(await response.json()).toEqual({ valid: true, events: 1, firstBroken: null, reason: null });
       const list = await fetch(`${server.url}/api/v1/audit`, { headers: { authorization: `Bearer ${token}` } });
       const body = (await list.json()) as { items: { action: string }[] };
       expect(body.items.map((e) => e.action)).toEqual(["org.created"]);

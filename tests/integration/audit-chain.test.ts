@@ -357,5 +357,6 @@ describe("npm run platform -- audit:verify on the embedded database", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two cold PGlite opens and two CLI runs: slow on a loaded machine.
+  }, 120_000);
 });

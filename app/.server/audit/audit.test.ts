@@ -113,6 +113,7 @@ describe("verifyAuditChain", () => {
       valid: false,
       events: 8,
       firstBroken: target.id,
+      reason: "an event does not chain (changed, inserted or deleted)",
     });
   });
 });

@@ -357,6 +357,7 @@ describe("npm run platform -- audit:verify on the embedded database", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-    // Two cold PGlite opens and two CLI runs: slow on a loaded machine.
-  }, 120_000);
+    // Two cold PGlite opens and two CLI runs (each migrates a fresh PGlite): over a minute each
+    // on a loaded two-core machine.
+  }, 300_000);
 });

@@ -1,15 +1,75 @@
-import { type Logger, pino } from "pino";
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from "pino";
 
 export type { Logger } from "pino";
 
-/** Structured JSON logs; secrets that could appear in headers are redacted. */
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * Path segments that are bearer secrets (invitation, password-reset, setup and better-auth's
+ * own token links) and query parameters that carry one.
+ */
+const secretSegment =
+  /(\/(?:invite|reset|setup|reset-password|verify-email|magic-link|accept-invitation)\/)([^/?#\s"'<>\\]+)/gi;
+const secretParameter =
+  /([?&;][\w.-]*(?:token|secret|password|passwd|code|key|signature|otp|sig)[\w.-]*=)([^&#\s"'<>\\]*)/gi;
+
+export const redactedMark = "[redacted]";
+
+/** The text with every secret path segment and secret query parameter replaced by [redacted]. */
+export function redactSecrets(text: string): string {
+  if (!text.includes("/") && !text.includes("=")) return text;
+  return text.replace(secretSegment, `$1${redactedMark}`).replace(secretParameter, `$1${redactedMark}`);
+}
+
+/** Strings at any depth of a log record, errors (message, stack, cause) and URLs included. */
+export function redactDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return redactSecrets(value);
+  if (value === null || typeof value !== "object" || depth > 8) return value;
+  // pino's serialised error is not a plain object: copy its fields (type, message, stack, cause…).
+  if (value instanceof Error) return redactDeep({ ...pino.stdSerializers.err(value) }, depth + 1);
+  if (value instanceof URL) return redactSecrets(value.href);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, depth + 1);
+  return out;
+}
+
+/**
+ * Structured JSON logs. No secret at any level: headers that carry one are censored, and every
+ * string of every record (message, fields, errors, child bindings) has its secret URL parts
+ * redacted, whoever logged it (request log, error log, services).
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level,
     base: { service: "site" },
     redact: {
       paths: ["req.headers.cookie", "req.headers.authorization", "password", "smtpUrl", "databaseUrl"],
       censor: "***",
     },
-  });
+    formatters: {
+      log: (record) => redactDeep(record) as Record<string, unknown>,
+    },
+    // Errors were serialised (and redacted) by the formatter above, which runs first.
+    serializers: { err: (value: unknown) => (value instanceof Error ? redactDeep(value) : value) },
+    hooks: {
+      logMethod(args, method) {
+        const redacted = args.map((arg) => (typeof arg === "string" ? redactSecrets(arg) : arg));
+        // Without a message pino takes the error's own message, after this hook: give it the redacted one.
+        const [first, second] = args as unknown[];
+        if (first !== null && typeof first === "object" && typeof second !== "string") {
+          const error = first instanceof Error ? first : (first as { err?: unknown }).err;
+          if (error instanceof Error && !("msg" in first)) redacted.splice(1, 0, redactSecrets(error.message));
+        }
+        method.apply(this, redacted as typeof args);
+      },
+    },
+  };
+  const logger = destination ? pino(options, destination) : pino(options);
+  // Child bindings are serialised once, outside the log formatter; children inherit this child().
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redactDeep(bindings) as typeof bindings, childOptions);
+  } as typeof logger.child;
+  return logger;
 }

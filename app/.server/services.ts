@@ -2,8 +2,10 @@
 import path from "node:path";
 import { type AlertsService, createAlertsService } from "./alerts/service.ts";
 import { type ApiServices, createApiServices } from "./api/service.ts";
+import { auditHeadsMigration, signUnsignedAuditRows } from "./audit/head.ts";
 import { setAuditSecret } from "./audit/ip-hash.ts";
 import { purgeAuditEvents } from "./audit/retention.ts";
+import { setAuditRetentionDays } from "./audit/verify.ts";
 import { type AuthService, createAuthService } from "./auth/service.ts";
 import { classify } from "./classify/classify.ts";
 import { createClassifyService } from "./classify/service.ts";
@@ -148,6 +150,9 @@ export async function createServices(config: Config, log: Logger, options: Servi
       // --- audit trail and REST API (issue 10, branch audit) ---
       // The IP-hash key: AUTH_SECRET (issue 10).
       setAuditSecret(config.authSecret);
+      setAuditRetentionDays(config.auditRetentionDays);
+      // Chains written before signed heads existed: signed by the start that added them (decision 0084).
+      if (applied.includes(auditHeadsMigration)) await signUnsignedAuditRows(database.db);
       api = await createApiServices(config, database);
       // Daily in the jobs once they exist; for now once at start.
       const purged = await purgeAuditEvents(database.db, config.auditRetentionDays);

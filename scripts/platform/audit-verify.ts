@@ -1,10 +1,15 @@
 /**
  * `npm run platform -- audit:verify`: recomputes every organisation's audit hash chain and
- * prints, per organisation, valid or BROKEN, the number of events and the first broken event.
+ * prints, per organisation, valid or BROKEN, the number of events, the first broken event and
+ * the reason (deleted newest events, a forged purge anchor: decision 0084). Needs the server's
+ * AUTH_SECRET (environment, or DATA_DIR/auth-secret as the server generated it).
  * Exit code 1 when any chain is broken. Same DATA_DIR / DATABASE_URL as the server.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { auditHeadsMigration, signUnsignedAuditRows } from "../../app/.server/audit/head.ts";
+import { setAuditSecret } from "../../app/.server/audit/ip-hash.ts";
+import { setAuditRetentionDays } from "../../app/.server/audit/verify.ts";
 import { formatVerification, verifyAllAuditChains } from "../../app/.server/audit/verify-all.ts";
 import { type Config, loadConfig } from "../../app/.server/config.ts";
 import { openDatabase } from "../../app/.server/db/client.ts";
@@ -27,7 +32,11 @@ export async function run(argv: string[]): Promise<number> {
     pgliteDir: path.join(config.dataDir, "db"),
   });
   try {
-    await migrate(database, defaultMigrationsDir);
+    const applied = await migrate(database, defaultMigrationsDir);
+    // Signatures are checked with AUTH_SECRET (the server's, from the environment or DATA_DIR).
+    setAuditSecret(config.authSecret);
+    setAuditRetentionDays(config.auditRetentionDays);
+    if (applied.includes(auditHeadsMigration)) await signUnsignedAuditRows(database.db);
     const results = await verifyAllAuditChains(database.db);
     process.stdout.write(json ? `${JSON.stringify(results, null, 2)}\n` : formatVerification(results));
     return results.every((result) => result.valid) ? 0 : 1;

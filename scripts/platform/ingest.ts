@@ -65,6 +65,7 @@ export async function run(argv: string[]): Promise<number> {
         urls: config.sources,
         siteUrl: config.siteUrl,
         pacer: instancePacer(database),
+        feedPolicy: { allowPrivate: config.alerts.allowPrivateWebhookUrls },
       });
       // New and changed documents are matched against the alert profiles here (deliveries go through
       // the outbox; a running server's worker is woken by NOTIFY on PostgreSQL, or sends at its next start).

@@ -259,7 +259,7 @@ for (const target of databaseTargets()) {
       await strict.stop();
       const [dead] = await failedDeliveries(database, "org3");
       expect(dead).toMatchObject({ channel: "webhook", recipient: hook.id, status: "dead", attempts: 1 });
-      expect(dead?.lastError).toBe("refused: 127.0.0.1 is a private address");
+      expect(dead?.lastError).toBe("refused: 127.0.0.1 is not a public address (loopback)");
       expect(receiver.received.filter((r) => r.path === "/private/in")).toHaveLength(0);
 
       // An admin queues it again; another organisation cannot.
@@ -277,8 +277,8 @@ for (const target of databaseTargets()) {
       expect(left?.n).toBe(0);
     });
 
-    it("refuses bad webhook input with fieldErrors", () => {
-      const result = webhookInputSchema("es").safeParse({
+    it("refuses bad webhook input with fieldErrors (async: the URL's name is resolved)", async () => {
+      const result = await webhookInputSchema("es").safeParseAsync({
         url: "http://127.0.0.1:9/x",
         areas: ["nope"],
         kinds: ["law"],
@@ -287,10 +287,10 @@ for (const target of databaseTargets()) {
       const fields = result.error?.flatten().fieldErrors as Record<string, string[]>;
       expect(fields.url?.[0]).toBe("La URL debe ser http(s) y pública.");
       expect(fields.areas?.[0]).toBe("Área desconocida.");
-      expect(webhookInputSchema("en").safeParse({ url: "ftp://example.com/x" }).success).toBe(false);
-      expect(webhookInputSchema("en").safeParse({ url: "https://[::1]/x" }).success).toBe(false);
-      expect(webhookInputSchema("en").safeParse({ url: "https://10.1.2.3/x" }).success).toBe(false);
-      expect(webhookInputSchema("en").safeParse({ url: "https://example.com/x" }).success).toBe(true);
+      expect((await webhookInputSchema("en").safeParseAsync({ url: "ftp://example.com/x" })).success).toBe(false);
+      expect((await webhookInputSchema("en").safeParseAsync({ url: "https://[::1]/x" })).success).toBe(false);
+      expect((await webhookInputSchema("en").safeParseAsync({ url: "https://10.1.2.3/x" })).success).toBe(false);
+      expect((await webhookInputSchema("en").safeParseAsync({ url: "https://example.com/x" })).success).toBe(true);
     });
   });
 }

@@ -1,11 +1,16 @@
 /** The REST API through the built production server: real HTTP, the server's own headers. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setAuditSecret } from "../../app/.server/audit/ip-hash.ts";
 import { recordAudit } from "../../app/.server/audit/record.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { issueToken } from "../support/api-tokens.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
 import { type RunningServer, startServer } from "../support/server.ts";
+
+// The server's AUTH_SECRET: events written here are signed as the server signs them (decision 0084).
+const authSecret = "api-http-test-auth-secret-0123456789abcdef";
+setAuditSecret(authSecret);
 
 for (const target of databaseTargets()) {
   describe(`REST API over HTTP (${target.name})`, () => {
@@ -26,7 +31,7 @@ for (const target of databaseTargets()) {
           object: null,
         });
       }
-      server = await startServer({ env: url ? { DATABASE_URL: url } : {} });
+      server = await startServer({ env: { AUTH_SECRET: authSecret, ...(url ? { DATABASE_URL: url } : {}) } });
     });
     afterAll(async () => {
       await server?.stop();
@@ -61,7 +66,7 @@ for (const target of databaseTargets()) {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ valid: true, events: 1, firstBroken: null });
+      expect(await response.json()).toEqual({ valid: true, events: 1, firstBroken: null, reason: null });
       const list = await fetch(`${server.url}/api/v1/audit`, { headers: { authorization: `Bearer ${token}` } });
       const body = (await list.json()) as { items: { action: string }[] };
       expect(body.items.map((e) => e.action)).toEqual(["org.created"]);

@@ -10,6 +10,8 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "../../app/.server/api/tokens.ts";
+import { signAnchor } from "../../app/.server/audit/head.ts";
+import { setAuditSecret } from "../../app/.server/audit/ip-hash.ts";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import { recordAudit } from "../../app/.server/audit/record.ts";
 import { purgeAuditEvents } from "../../app/.server/audit/retention.ts";
@@ -21,6 +23,8 @@ import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
+const auditSecret = "audit-chain-test-secret-0123456789abcdef";
+setAuditSecret(auditSecret);
 const organizations = ["org-north", "org-south", "org-east"];
 const actions = [
   "auth.sign_in",
@@ -48,7 +52,15 @@ function runAuditVerify(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(projectRoot, "scripts/platform.ts"), "audit:verify"], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", DATA_DIR: dataDir },
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: "silent",
+        DATA_DIR: dataDir,
+        // The server's secret: the heads and anchors were signed with it (decision 0084).
+        AUTH_SECRET: auditSecret,
+        AUDIT_RETENTION_DAYS: "30",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -159,6 +171,7 @@ for (const target of databaseTargets()) {
         valid: false,
         events: written.get(org),
         firstBroken: victim.id,
+        reason: "an event does not chain (changed, inserted or deleted)",
       });
       for (const other of organizations.filter((o) => o !== org)) {
         expect((await verifyAuditChain(database.db, other)).valid).toBe(true);
@@ -200,6 +213,110 @@ for (const target of databaseTargets()) {
         expect(stdout).toMatch(/valid +org-north/);
       }
     });
+
+    /** Runs SQL as the application's own role, the append-only trigger switched off (it can). */
+    async function asDatabaseRole(statements: ReturnType<typeof sql>[]) {
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
+        for (const statement of statements) await tx.execute(statement);
+        await tx.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
+      });
+    }
+
+    async function writeEvents(org: string, n: number, at?: (i: number) => Date) {
+      const events = [];
+      for (let i = 0; i < n; i++) {
+        events.push(
+          await recordAudit(database.db, {
+            organizationId: org,
+            actor: { id: "u1", email: "u1@example.com" },
+            action: "document.read",
+            object: { type: "document", id: `doc-${i}` },
+            ...(at ? { at: at(i) } : {}),
+          }),
+        );
+      }
+      return events;
+    }
+
+    it("reports the newest events deleted (issue 22, finding 8), also after more events are written", async () => {
+      const org = "org-truncated";
+      const events = await writeEvents(org, 30);
+      expect((await verifyAuditChain(database.db, org)).valid).toBe(true);
+      await asDatabaseRole([sql`delete from audit_events where organization_id = ${org} and seq > 25`]);
+      const verdict = await verifyAuditChain(database.db, org);
+      expect(verdict.valid).toBe(false);
+      expect(verdict).toMatchObject({
+        events: 25,
+        firstBroken: null,
+        reason: "the newest events are missing: the chain ends at seq 25, its signed head is seq 30",
+      });
+      // The next event follows the signed head, so the gap stays visible.
+      const next = await recordAudit(database.db, {
+        organizationId: org,
+        actor: null,
+        action: "auth.sign_in",
+        object: null,
+      });
+      expect(next.seq).toBe(31);
+      expect(await verifyAuditChain(database.db, org)).toMatchObject({ valid: false, firstBroken: next.id });
+      // Rewriting the head row to the shorter chain without AUTH_SECRET does not help.
+      await asDatabaseRole([
+        sql`delete from audit_events where organization_id = ${org} and seq > 25`,
+        sql`update audit_heads set seq = 25, hash = ${events[24]?.hash ?? ""} where organization_id = ${org}`,
+      ]);
+      expect(await verifyAuditChain(database.db, org)).toMatchObject({
+        valid: false,
+        reason: "the head (seq 25) is not signed by this server",
+      });
+      await asDatabaseRole([sql`delete from audit_heads where organization_id = ${org}`]);
+      expect(await verifyAuditChain(database.db, org)).toMatchObject({ valid: false, reason: "no signed head" });
+      if (url) {
+        const { code, stdout } = await runAuditVerify(url);
+        expect(code).toBe(1);
+        expect(stdout).toContain(`BROKEN  ${org}  events=25  firstBroken=-  reason: no signed head`);
+      }
+    });
+
+    it("reports a forged purge anchor: the oldest 20 deleted and an anchor row written to match", async () => {
+      const org = "org-forged-anchor";
+      const events = await writeEvents(org, 40, (i) => new Date(Date.now() - (400 - i) * 86_400_000));
+      const twentieth = events[19];
+      if (!twentieth) throw new Error("no events");
+      await asDatabaseRole([
+        sql`delete from audit_events where organization_id = ${org} and seq <= 20`,
+        sql`insert into audit_anchors (organization_id, seq, hash, at, purged_events)
+            values (${org}, 20, ${twentieth.hash}, ${twentieth.at}, 20)`,
+      ]);
+      const verdict = await verifyAuditChain(database.db, org, { retentionDays: 30 });
+      expect(verdict.valid).toBe(false);
+      expect(verdict.reason).toBe("the purge anchor (seq 20) is not signed by this server: a forged purge");
+      if (url) {
+        const { code, stdout } = await runAuditVerify(url);
+        expect(code).toBe(1);
+        expect(stdout).toContain(
+          `BROKEN  ${org}  events=20  firstBroken=-  reason: the purge anchor (seq 20) is not signed`,
+        );
+      }
+    });
+
+    it("refuses a signed anchor newer than the retention cut-off", async () => {
+      const org = "org-young-anchor";
+      const events = await writeEvents(org, 10);
+      const fifth = events[4];
+      if (!fifth) throw new Error("no events");
+      // Signed (as a purge with a wrong clock or a wrong AUDIT_RETENTION_DAYS would), but too young.
+      await asDatabaseRole([
+        sql`delete from audit_events where organization_id = ${org} and seq <= 5`,
+        sql`insert into audit_anchors (organization_id, seq, hash, at, purged_events, signature)
+            values (${org}, 5, ${fifth.hash}, ${fifth.at}, 5, ${signAnchor(org, 5, fifth.hash, fifth.at)})`,
+      ]);
+      expect(await verifyAuditChain(database.db, org)).toMatchObject({ valid: true });
+      expect(await verifyAuditChain(database.db, org, { retentionDays: 30 })).toMatchObject({
+        valid: false,
+        reason: "the purge anchor (seq 5) is newer than the retention cut-off (30 days)",
+      });
+    });
   });
 }
 
@@ -240,5 +357,7 @@ describe("npm run platform -- audit:verify on the embedded database", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two cold PGlite opens and two CLI runs (each migrates a fresh PGlite): over a minute each
+    // on a loaded two-core machine.
+  }, 300_000);
 });

@@ -60,6 +60,7 @@ describe("feed jobs", () => {
         urls: { boeApiUrl: url, eurlexUrl: url, cellarUrl: url, cellarSparqlUrl: url },
         siteUrl: "http://localhost",
         perSecond: 1000,
+        feedPolicy: { allowPrivate: true },
       }),
     });
     expect(await jobs.runFeedsNow()).toBe(0);

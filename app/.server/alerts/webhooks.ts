@@ -4,11 +4,11 @@
  * is returned only by createWebhook.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { isIP } from "node:net";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { webhooks } from "../db/schema.ts";
+import { checkOutboundUrl, type Resolver, validateOutboundUrl } from "../net/outbound.ts";
 import { type Lang, relevanceRank } from "./profiles.ts";
 import { areaIds, jurisdictionIds, kindIds, sourceIds } from "./taxonomy-ids.ts";
 
@@ -33,46 +33,31 @@ const m = {
   },
 } as const;
 
-/** Loopback, private, link-local, CGNAT, unique-local and unspecified addresses (IPv4 and IPv6). */
-export function isPrivateAddress(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
-  const version = isIP(h);
-  if (version === 4) {
-    const [a = 0, b = 0] = h.split(".").map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (version === 6) {
-    if (h === "::" || h === "::1") return true;
-    const mapped = h.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-    if (mapped?.[1]) return isPrivateAddress(mapped[1]);
-    return /^(fc|fd|fe8|fe9|fea|feb)/.test(h);
-  }
-  return false;
+/** Syntax and literal-address check, no DNS (the send path resolves and checks again). */
+export function webhookUrlAllowed(value: string, allowPrivate: boolean): boolean {
+  return checkOutboundUrl(value, { allowPrivate }).ok;
 }
 
-export function webhookUrlAllowed(value: string, allowPrivate: boolean): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return false;
-  if (url.username || url.password) return false;
-  return allowPrivate || !isPrivateAddress(url.hostname);
+/**
+ * The URL field of the webhook and feed forms: the outbound guard's check, and by default the
+ * DNS answer of a name too (async: parse with safeParseAsync). allowPrivate skips both DNS and
+ * the address check (WEBHOOKS_ALLOW_PRIVATE_URLS=1; tests), and then parses synchronously.
+ */
+export function outboundUrlField(message: string, options: OutboundUrlOptions = {}) {
+  const field = z.string({ error: message }).trim().max(2000, message);
+  if (options.allowPrivate) return field.refine((v) => webhookUrlAllowed(v, true), message);
+  const policy = { allowPrivate: false, resolve: options.resolve };
+  return field.refine(async (v) => (await validateOutboundUrl(v, policy)).ok, message);
+}
+
+export interface OutboundUrlOptions {
+  allowPrivate?: boolean;
+  /** Tests: a DNS stand-in. */
+  resolve?: Resolver | undefined;
 }
 
 /** allowPrivate: WEBHOOKS_ALLOW_PRIVATE_URLS=1 (tests with a receiver on 127.0.0.1). */
-export function webhookInputSchema(lang: Lang, options: { allowPrivate?: boolean } = {}) {
+export function webhookInputSchema(lang: Lang, options: OutboundUrlOptions = {}) {
   const t = m[lang];
   const list = <T extends readonly [string, ...string[]]>(ids: T, message: string) =>
     z
@@ -81,10 +66,7 @@ export function webhookInputSchema(lang: Lang, options: { allowPrivate?: boolean
       .default([]);
   return z
     .object({
-      url: z
-        .string({ error: t.url })
-        .max(2000, t.url)
-        .refine((v) => webhookUrlAllowed(v, options.allowPrivate ?? false), t.url),
+      url: outboundUrlField(t.url, options),
       areas: list(areaIds, t.area),
       jurisdictions: list(jurisdictionIds, t.jurisdiction),
       kinds: list(kindIds, t.kind),

@@ -3,7 +3,6 @@
  * contact outbox), sends each on its channel, retries with exponential backoff and jitter, and
  * marks a row dead after the limit (webhooks: after their 24 h window).
  */
-import { lookup } from "node:dns/promises";
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { Database } from "../db/client.ts";
@@ -11,11 +10,11 @@ import { deliveries, webhooks } from "../db/schema.ts";
 import { createPollLoop } from "../jobs/poll-loop.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
+import { type OutboundFetch, type OutboundPolicy, OutboundRefused, outboundFetch } from "../net/outbound.ts";
 import { retryDelayMs } from "../outbox/worker.ts";
 import { alertsChannel } from "./inbox.ts";
 import type { ChatPayload, EmailPayload, InAppPayload, WebhookPayload } from "./matching.ts";
 import { type AlertMail, immediateMail, slackMessage, teamsMessage } from "./messages.ts";
-import { isPrivateAddress } from "./webhooks.ts";
 
 export interface DeliverySettings {
   retryBaseMs: number;
@@ -60,26 +59,31 @@ export interface DeliveryWorker {
 
 class PermanentFailure extends Error {}
 
-/** The host must not resolve to a loopback or private address (checked at each send: DNS may change after creation). */
-async function assertPublic(url: string): Promise<void> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  if (isPrivateAddress(host)) throw new PermanentFailure(`refused: ${host} is a private address`);
-  const addresses = await lookup(host, { all: true });
-  const bad = addresses.find((entry) => isPrivateAddress(entry.address));
-  if (bad) throw new PermanentFailure(`refused: ${host} resolves to private address ${bad.address}`);
-}
+/** Largest receiver answer read (only its status matters). */
+const maxAnswerBytes = 64 * 1024;
 
-async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body,
-    redirect: "error",
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  // Drain the body so the connection is reused.
-  const text = await response.text().catch(() => "");
-  if (response.status < 200 || response.status > 299) throw new Error(`HTTP ${response.status} ${text.slice(0, 200)}`);
+/** POSTs through the outbound guard: checked address, no redirects; a refused address is permanent. */
+async function post(
+  send: OutboundFetch,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<void> {
+  let response: Response;
+  try {
+    response = await send(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body,
+      redirect: "error",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    if (error instanceof OutboundRefused) throw new PermanentFailure(error.message);
+    throw error;
+  }
+  if (response.status < 200 || response.status > 299) throw new Error(`HTTP ${response.status}`);
 }
 
 export function createDeliveryWorker(deps: {
@@ -89,10 +93,16 @@ export function createDeliveryWorker(deps: {
   siteUrl: string;
   settings?: Partial<DeliverySettings>;
   log: Logger;
+  /** Tests: a DNS stand-in (and which addresses count as public) for the outbound guard. */
+  outbound?: Pick<OutboundPolicy, "resolve" | "forbidden">;
 }): DeliveryWorker {
   const { database } = deps;
   const settings = { ...defaultDeliverySettings, ...deps.settings };
   const log = deps.log.child({ component: "deliveries" });
+  const send = outboundFetch(
+    { ...deps.outbound, allowPrivate: settings.allowPrivateUrls },
+    { maxBytes: maxAnswerBytes, maxRedirects: 0, timeoutMs: settings.httpTimeoutMs },
+  );
 
   async function claim(): Promise<Claimed[]> {
     return database.rows<Claimed>(sql`
@@ -108,7 +118,7 @@ export function createDeliveryWorker(deps: {
       returning id, channel, recipient, payload, attempts, give_up_at`);
   }
 
-  async function send(row: Claimed): Promise<void> {
+  async function deliver(row: Claimed): Promise<void> {
     switch (row.channel) {
       case "inapp": {
         const p = row.payload as InAppPayload;
@@ -139,20 +149,19 @@ export function createDeliveryWorker(deps: {
       case "chat": {
         const p = row.payload as ChatPayload;
         const message = p.format === "teams" ? teamsMessage(p, deps.siteUrl) : slackMessage(p, deps.siteUrl);
-        if (!settings.allowPrivateUrls) await assertPublic(p.url);
-        await post(p.url, JSON.stringify(message), {}, settings.httpTimeoutMs);
+        await post(send, p.url, JSON.stringify(message), {}, settings.httpTimeoutMs);
         break;
       }
       case "webhook": {
         const p = row.payload as WebhookPayload;
         const [hook] = await database.db.select().from(webhooks).where(eq(webhooks.id, p.webhookId));
         if (!hook) throw new PermanentFailure("webhook deleted");
-        if (!settings.allowPrivateUrls) await assertPublic(hook.url);
         const body = JSON.stringify(p.body);
         const timestamp = new Date();
         // The delivery id is the message id: a retry carries the same webhook-id, so receivers can deduplicate.
         const signature = new Webhook(hook.secret).sign(row.id, timestamp, body);
         await post(
+          send,
           hook.url,
           body,
           {
@@ -210,7 +219,7 @@ export function createDeliveryWorker(deps: {
 
   async function process(row: Claimed): Promise<void> {
     try {
-      await send(row);
+      await deliver(row);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const giveUpAt = row.give_up_at ? new Date(row.give_up_at).getTime() : undefined;

@@ -87,10 +87,10 @@ async function dispatch(byMethod: Map<string, BoundOperation>, args: RouteArgs):
       if (operation.scope === "admin" && token.scope !== "admin") throw new ApiError(403);
     }
     const input = {
-      params: parsePart(operation.params, args.params, locale),
-      query: parsePart(operation.query, queryObject(new URL(request.url).searchParams), locale),
+      params: await parsePart(operation.params, args.params, locale),
+      query: await parsePart(operation.query, queryObject(new URL(request.url).searchParams), locale),
       body: operation.body
-        ? parsePart(
+        ? await parsePart(
             operation.bodyFor?.({ locale, allowPrivateUrls: api.outbound.allowPrivateUrls }) ?? operation.body,
             await readJson(request),
             locale,
@@ -127,9 +127,10 @@ async function dispatch(byMethod: Map<string, BoundOperation>, args: RouteArgs):
   }
 }
 
-function parsePart(schema: z.ZodType | undefined, value: unknown, locale: Locale): unknown {
+/** Async: a URL field resolves its host name (the outbound guard). */
+async function parsePart(schema: z.ZodType | undefined, value: unknown, locale: Locale): Promise<unknown> {
   if (!schema) return undefined;
-  const result = schema.safeParse(value, { error: zodLocales[locale] });
+  const result = await schema.safeParseAsync(value, { error: zodLocales[locale] });
   if (result.success) return result.data;
   const fieldErrors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {

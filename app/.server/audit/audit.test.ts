@@ -54,13 +54,23 @@ describe("recordAudit", () => {
     expect(first.ipHash).toBe(hashIp("org-rec", "203.0.113.9", secret));
     expect(first.ipHash).not.toContain("203.0.113.9");
     expect(hashIp("org-rec-2", "203.0.113.9", secret)).not.toBe(first.ipHash);
-    expect(await verifyAuditChain(database.db, "org-rec")).toEqual({ valid: true, events: 2, firstBroken: null });
+    expect(await verifyAuditChain(database.db, "org-rec")).toEqual({
+      valid: true,
+      events: 2,
+      firstBroken: null,
+      reason: null,
+    });
   });
 
   it("stores what it hashes even when a JavaScript caller leaves the email out", async () => {
     const loose = { id: "user-x" } as { id: string; email: string };
     await recordAudit(database.db, { organizationId: "org-loose", actor: loose, action: "auth.sign_in", object: null });
-    expect(await verifyAuditChain(database.db, "org-loose")).toEqual({ valid: true, events: 1, firstBroken: null });
+    expect(await verifyAuditChain(database.db, "org-loose")).toEqual({
+      valid: true,
+      events: 1,
+      firstBroken: null,
+      reason: null,
+    });
   });
 
   it("refuses actions that are not noun.verb", async () => {
@@ -113,6 +123,7 @@ describe("verifyAuditChain", () => {
       valid: false,
       events: 8,
       firstBroken: target.id,
+      reason: "an event does not chain (changed, inserted or deleted)",
     });
   });
 });
@@ -183,14 +194,24 @@ describe("purgeAuditEvents", () => {
     expect(result.events).toBeGreaterThanOrEqual(6);
     const left = await listAuditEvents(database.db, org);
     expect(left.items.map((e) => e.seq)).toEqual([10, 9, 8, 7]);
-    expect(await verifyAuditChain(database.db, org)).toEqual({ valid: true, events: 4, firstBroken: null });
+    expect(await verifyAuditChain(database.db, org)).toEqual({
+      valid: true,
+      events: 4,
+      firstBroken: null,
+      reason: null,
+    });
     // New events chain on; a second purge moves the anchor again.
     await recordAudit(database.db, { organizationId: org, actor: alice, action: "auth.sign_in", object: null });
     await purgeAuditEvents(database.db, 2, new Date(now));
     expect(await verifyAuditChain(database.db, org)).toMatchObject({ valid: true, events: 3 });
     // Everything purged: the next event still chains onto the anchor.
     await purgeAuditEvents(database.db, 1, new Date(Date.now() + 30 * 86_400_000));
-    expect(await verifyAuditChain(database.db, org)).toEqual({ valid: true, events: 0, firstBroken: null });
+    expect(await verifyAuditChain(database.db, org)).toEqual({
+      valid: true,
+      events: 0,
+      firstBroken: null,
+      reason: null,
+    });
     const next = await recordAudit(database.db, {
       organizationId: org,
       actor: alice,
@@ -198,6 +219,11 @@ describe("purgeAuditEvents", () => {
       object: null,
     });
     expect(next.seq).toBe(12);
-    expect(await verifyAuditChain(database.db, org)).toEqual({ valid: true, events: 1, firstBroken: null });
+    expect(await verifyAuditChain(database.db, org)).toEqual({
+      valid: true,
+      events: 1,
+      firstBroken: null,
+      reason: null,
+    });
   });
 });

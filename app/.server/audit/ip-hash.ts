@@ -22,3 +22,8 @@ export function organizationIpKey(organizationId: string, secret: string = proce
 export function hashIp(organizationId: string, ip: string, secret: string = processSecret): string {
   return createHmac("sha256", organizationIpKey(organizationId, secret)).update(ip).digest("hex");
 }
+
+/** The secret set at start: also keys the signed chain heads (head.ts). */
+export function currentAuditSecret(): string {
+  return processSecret;
+}

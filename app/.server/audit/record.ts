@@ -7,9 +7,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { desc, eq, sql } from "drizzle-orm";
-import { auditAnchors, auditEvents } from "../db/schema/audit.ts";
+import { auditAnchors, auditEvents, auditHeads } from "../db/schema/audit.ts";
 import { eventHash, genesisHash } from "./chain.ts";
 import { auditLockClass, type Executor } from "./executor.ts";
+import { signatureMatches, signHead } from "./head.ts";
 import { hashIp } from "./ip-hash.ts";
 import type { AuditEvent, AuditEventInput } from "./types.ts";
 
@@ -22,6 +23,8 @@ const maxDetailBytes = 16_384;
 export interface RecordOptions {
   /** Key material for the IP hash; the secret set at start (setAuditSecret) by default. */
   secret?: string | undefined;
+  /** Key material for the signed head; the secret set at start by default (tests only). */
+  headSecret?: string | undefined;
 }
 
 export async function recordAudit(
@@ -44,19 +47,29 @@ export async function recordAudit(
     await inner.execute(
       sql`select pg_advisory_xact_lock(${sql.raw(String(auditLockClass))}, hashtext(${organizationId}))`,
     );
-    const [head] = await inner
-      .select({ seq: auditEvents.seq, hash: auditEvents.hash })
-      .from(auditEvents)
-      .where(eq(auditEvents.organizationId, organizationId))
-      .orderBy(desc(auditEvents.seq))
-      .limit(1);
-    let previous = head;
+    // The signed head is where the chain continues: if the newest events were deleted, the next
+    // event still follows the head, and the gap shows at verification (decision 0084).
+    const [signed] = await inner.select().from(auditHeads).where(eq(auditHeads.organizationId, organizationId));
+    const trusted =
+      signed &&
+      signatureMatches(signed.signature, signHead(organizationId, signed.seq, signed.hash, options.headSecret));
+    let previous: { seq: number; hash: string } | undefined = trusted ? signed : undefined;
+    let writeHead = true;
     if (!previous) {
+      const [last] = await inner
+        .select({ seq: auditEvents.seq, hash: auditEvents.hash })
+        .from(auditEvents)
+        .where(eq(auditEvents.organizationId, organizationId))
+        .orderBy(desc(auditEvents.seq))
+        .limit(1);
       const [anchor] = await inner
         .select({ seq: auditAnchors.seq, hash: auditAnchors.hash })
         .from(auditAnchors)
         .where(eq(auditAnchors.organizationId, organizationId));
-      previous = anchor ?? { seq: 0, hash: genesisHash };
+      previous = last ?? anchor ?? { seq: 0, hash: genesisHash };
+      // A chain without its head, or with a head this secret did not sign, was tampered with:
+      // the event is recorded, and the head is left for verification to report.
+      writeHead = !signed && !last && !anchor;
     }
     const content = {
       id: randomUUID(),
@@ -92,6 +105,18 @@ export async function recordAudit(
       prevHash: event.prevHash,
       hash: event.hash,
     });
+    if (writeHead) {
+      const head = {
+        seq: event.seq,
+        hash: event.hash,
+        signature: signHead(organizationId, event.seq, event.hash, options.headSecret),
+        updatedAt: new Date(),
+      };
+      await inner
+        .insert(auditHeads)
+        .values({ organizationId, ...head })
+        .onConflictDoUpdate({ target: auditHeads.organizationId, set: head });
+    }
     return event;
   });
 }

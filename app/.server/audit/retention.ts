@@ -8,6 +8,7 @@ import { and, asc, count, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { auditAnchors, auditEvents } from "../db/schema/audit.ts";
 import { auditLockClass } from "./executor.ts";
+import { signAnchor } from "./head.ts";
 
 export interface PurgeResult {
   organizations: number;
@@ -69,15 +70,18 @@ async function purgeBatch(db: Db, organizationId: string, cutoff: Date): Promise
       .from(auditEvents)
       .where(and(org, lte(auditEvents.seq, last.seq)));
     const purged = counted?.n ?? 0;
+    // Signed (decision 0084): an anchor written by anyone without AUTH_SECRET fails verification.
+    const signature = signAnchor(organizationId, last.seq, last.hash, last.at);
     await tx
       .insert(auditAnchors)
-      .values({ organizationId, seq: last.seq, hash: last.hash, at: last.at, purgedEvents: purged })
+      .values({ organizationId, seq: last.seq, hash: last.hash, at: last.at, purgedEvents: purged, signature })
       .onConflictDoUpdate({
         target: auditAnchors.organizationId,
         set: {
           seq: last.seq,
           hash: last.hash,
           at: last.at,
+          signature,
           purgedAt: sql`now()`,
           purgedEvents: sql`${auditAnchors.purgedEvents} + ${purged}`,
         },

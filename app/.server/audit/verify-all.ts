@@ -18,13 +18,13 @@ export function formatVerification(results: readonly OrganizationVerification[])
   if (results.length === 0) return "no audit events yet\n";
   const lines = results.map(
     (r) =>
-      `${r.valid ? "valid " : "BROKEN"}  ${r.organizationId}  events=${r.events}  firstBroken=${r.firstBroken ?? "-"}`,
+      `${r.valid ? "valid " : "BROKEN"}  ${r.organizationId}  events=${r.events}  firstBroken=${r.firstBroken ?? "-"}${r.reason ? `  reason: ${r.reason}` : ""}`,
   );
   const broken = results.filter((r) => !r.valid).length;
   lines.push(
     broken === 0
       ? `all ${results.length} chain(s) valid`
-      : `${broken} of ${results.length} chain(s) broken: the first broken event of each is named above`,
+      : `${broken} of ${results.length} chain(s) broken: the first broken event and the reason of each are named above`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -407,8 +407,8 @@ export function createAuthService(deps: { config: Config; database: Database; lo
             locale: "es",
           });
           log.info(
-            { invitationUrl: created.url, email: config.platformAdminEmail },
-            `platform: organisation created, owner invited: ${created.url}`,
+            { email: config.platformAdminEmail },
+            "platform: organisation created, owner invited (the link is in the invitation mail)",
           );
           return { invitationUrl: created.url };
         }
@@ -424,7 +424,11 @@ export function createAuthService(deps: { config: Config; database: Database; lo
       const setupUrl = appUrl(`/app/setup/${token}`);
       mkdirSync(config.dataDir, { recursive: true });
       writeFileSync(path.join(config.dataDir, "setup-url.txt"), `${setupUrl}\n`, { mode: 0o600 });
-      log.warn({ setupUrl }, `platform first run: open ${setupUrl} to create the organisation and its owner`);
+      // The link itself stays out of the log (it is a secret): the file is readable by the operator only.
+      log.warn(
+        { setupUrlFile: path.join(config.dataDir, "setup-url.txt") },
+        "platform first run: open the link in DATA_DIR/setup-url.txt to create the organisation and its owner",
+      );
       return { setupUrl };
     },
 

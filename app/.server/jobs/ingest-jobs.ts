@@ -52,6 +52,7 @@ export interface JobsOptions {
   /** The watch is off when `sources.watch` is absent (tests that build a config by hand). */
   config: Pick<Config, "siteUrl"> & {
     sources: Omit<Config["sources"], "watch"> & { watch?: Config["sources"]["watch"] };
+    alerts?: Pick<Config["alerts"], "allowPrivateWebhookUrls">;
   };
   log: IngestLog;
   classify?: Classify | undefined;
@@ -120,6 +121,7 @@ export function createJobs(options: JobsOptions): IngestJobs {
       urls: config.sources,
       siteUrl: config.siteUrl,
       pacer: instancePacer(database, (error) => log.warn({ err: error }, "shared source pacing failed")),
+      feedPolicy: { allowPrivate: config.alerts?.allowPrivateWebhookUrls ?? false },
     });
   const deps = (freshSeconds: number, urgent = false) => ({
     database,

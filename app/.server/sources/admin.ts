@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { webhookUrlAllowed } from "../alerts/webhooks.ts";
+import { type OutboundUrlOptions, outboundUrlField } from "../alerts/webhooks.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
@@ -162,17 +162,13 @@ const feedText = {
 
 /**
  * The add-feed form: one schema for the page's form and its action. The server fetches the URL,
- * so loopback and private addresses are refused as for webhooks (allowPrivate: tests only).
+ * so it passes the outbound guard as webhooks do (parse with safeParseAsync; allowPrivate: tests only).
  */
-export function feedInputSchema(locale: "es" | "en", options: { allowPrivate?: boolean } = {}) {
+export function feedInputSchema(locale: "es" | "en", options: OutboundUrlOptions = {}) {
   const t = feedText[locale];
   return z.object({
     name: z.string({ error: t.name }).trim().min(1, t.name).max(120, t.name),
-    url: z
-      .string({ error: t.url })
-      .trim()
-      .max(2000, t.url)
-      .refine((value) => webhookUrlAllowed(value, options.allowPrivate ?? false), t.url),
+    url: outboundUrlField(t.url, options),
   });
 }
 

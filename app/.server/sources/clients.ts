@@ -4,6 +4,7 @@
  * the texts; "feed:{host}" for admins' feeds) by the instance's pacer (pacing.ts).
  */
 import type { Provenance, SourceDocument } from "../documents/types.ts";
+import { type OutboundPolicy, outboundFetch } from "../net/outbound.ts";
 import { BOE_DOCUMENT_PARSER, parseBoeDocument } from "./boe/document.ts";
 import { BOE_SUMMARY_PARSER, type BoeSummary, type BoeSummaryItem, parseBoeSummary } from "./boe/summary.ts";
 import { parseAt } from "./errors.ts";
@@ -33,10 +34,18 @@ export interface SourceUrls {
   cellarUrl: string;
 }
 
-export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgent" | "source">> {
+export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgent" | "source" | "fetch">> {
   urls: SourceUrls;
   siteUrl: string;
+  /**
+   * The outbound guard's policy for admins' feeds (their URLs are typed by users; BOE and EUR-Lex
+   * bases are the operator's). Default: private addresses refused.
+   */
+  feedPolicy?: OutboundPolicy;
 }
+
+/** Largest feed document fetched. */
+const maxFeedBytes = 5 * 1024 * 1024;
 
 export const provenanceOf = (payload: FetchedPayload, parser: string): Provenance => ({
   url: payload.url,
@@ -70,7 +79,15 @@ export function createSourceClients(options: ClientOptions) {
   const boeHttp = createSourceHttp({ ...httpOptions, source: "boe" });
   const eurlexHttp = createSourceHttp({ ...httpOptions, source: "eurlex" });
   const cellarHttp = createSourceHttp({ ...httpOptions, source: "cellar" });
-  const feedHttp = createSourceHttp({ ...httpOptions, source: "feed" });
+  // Admins' feeds reach any address an admin typed: through the outbound guard, every hop checked.
+  const feedHttp = createSourceHttp({
+    ...httpOptions,
+    source: "feed",
+    fetch: outboundFetch(options.feedPolicy ?? { allowPrivate: false }, {
+      maxBytes: maxFeedBytes,
+      timeoutMs: options.timeoutMs ?? 20_000,
+    }),
+  });
   const { urls } = options;
   const summaryUrl = (date: string) => `${urls.boeApiUrl}/datosabiertos/api/boe/sumario/${date.replaceAll("-", "")}`;
 

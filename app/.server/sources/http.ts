@@ -7,6 +7,7 @@
  * the bytes' SHA-256, the fetch time for provenance and the validators (ETag, Last-Modified).
  */
 import { createHash } from "node:crypto";
+import { OutboundRefused } from "../net/outbound.ts";
 import { createSourcePacer, type SourcePacer } from "./pacing.ts";
 
 export interface FetchedPayload {
@@ -47,6 +48,8 @@ export interface SourceHttpOptions {
   pacer?: SourcePacer;
   /** Requests per second when no pacer is given (tests against a local replay). */
   perSecond?: number;
+  /** The fetch to use: the outbound guard's for URLs users typed (admins' feeds); Node's by default. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface SourceRequestInit {
@@ -87,7 +90,7 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
         if (init.ifChanged?.etag) conditional["if-none-match"] = init.ifChanged.etag;
         if (init.ifChanged?.lastModified) conditional["if-modified-since"] = init.ifChanged.lastModified;
         try {
-          const response = await fetch(url, {
+          const response = await (options.fetch ?? fetch)(url, {
             method: init.method ?? "GET",
             headers: { "user-agent": options.userAgent, ...init.headers, ...conditional },
             ...(init.body !== undefined ? { body: init.body } : {}),
@@ -114,6 +117,8 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
           };
         } catch (error) {
           if (error instanceof SourceFetchError && error.status !== undefined && error.status < 500) throw error;
+          if (error instanceof OutboundRefused)
+            throw new SourceFetchError(url, error.message, undefined, { cause: error });
           const timedOut =
             error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
           lastError =

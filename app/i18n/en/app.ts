@@ -237,6 +237,8 @@ export const app: AppMessages = {
     verify: "Verify the chain",
     valid: "The chain is intact: {events} events verified.",
     broken: "The chain is broken: the first altered event is {id}.",
+    brokenHead:
+      "The chain is broken: recent events are missing or a purge anchor is not valid. Technical detail: {reason}.",
     at: "Date",
     object: "Object",
     none: "No events match these filters.",

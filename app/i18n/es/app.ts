@@ -238,6 +238,8 @@ export const app = {
     verify: "Verificar la cadena",
     valid: "La cadena es íntegra: {events} eventos verificados.",
     broken: "La cadena está rota: el primer evento alterado es {id}.",
+    brokenHead:
+      "La cadena está rota: faltan eventos recientes o el ancla de una purga no es válida. Detalle técnico: {reason}.",
     at: "Fecha",
     object: "Objeto",
     none: "No hay eventos con estos filtros.",

@@ -57,7 +57,9 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         >
           {verification.valid
             ? fill(t.audit.valid, { events: verification.events })
-            : fill(t.audit.broken, { id: verification.firstBroken ?? "?" })}
+            : verification.firstBroken
+              ? fill(t.audit.broken, { id: verification.firstBroken })
+              : fill(t.audit.brokenHead, { reason: verification.reason ?? "?" })}
         </div>
       ) : null}
       <Form method="get" className="row g-2 align-items-end mb-3">

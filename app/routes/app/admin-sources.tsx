@@ -78,9 +78,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "add") {
     const values = { name: String(form.get("name") ?? ""), url: String(form.get("url") ?? "") };
-    const parsed = feedInputSchema(locale, {
+    const parsed = await feedInputSchema(locale, {
       allowPrivate: services.config?.alerts.allowPrivateWebhookUrls ?? false,
-    }).safeParse(values);
+    }).safeParseAsync(values);
     if (!parsed.success) {
       const errors: Record<string, string[]> = {};
       for (const issue of parsed.error.issues) {

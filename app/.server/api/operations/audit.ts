@@ -57,7 +57,13 @@ export const auditPageSchema = z
   .strict();
 
 export const auditVerificationSchema = z
-  .object({ valid: z.boolean(), events: z.int().min(0), firstBroken: z.uuid().nullable() })
+  .object({
+    valid: z.boolean(),
+    events: z.int().min(0),
+    firstBroken: z.uuid().nullable(),
+    /** Why it is not valid (deleted newest events, a forged purge anchor…); null when valid. */
+    reason: z.string().nullable(),
+  })
   .strict();
 
 export const listAuditOperation = defineOperation({

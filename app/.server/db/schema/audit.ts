@@ -49,4 +49,20 @@ export const auditAnchors = pgTable("audit_anchors", {
   purgedAt: timestamp("purged_at", { withTimezone: true }).notNull().defaultNow(),
   /** Events purged so far, all purges together. */
   purgedEvents: bigint("purged_events", { mode: "number" }).notNull().default(0),
+  /** HMAC of (organisation, seq, hash, at) under the AUTH_SECRET-derived key (decision 0084). */
+  signature: text("signature"),
+});
+
+/**
+ * Each organisation's newest event (seq and hash), signed with a key derived from AUTH_SECRET
+ * (decision 0084): the database role can delete the newest events but cannot sign a shorter head.
+ * Written in the same transaction as every event; null signature only between the migration and
+ * the start that signs it.
+ */
+export const auditHeads = pgTable("audit_heads", {
+  organizationId: text("organization_id").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+  signature: text("signature"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -192,7 +192,8 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     headers["cache-control"] = "no-store";
     writeHead(res, response.status, headers);
     res.flushHeaders();
-    if (!response.body) {
+    if (!response.body || res.req.method === "HEAD") {
+      void response.body?.cancel().catch(() => {});
       res.end();
       return;
     }
@@ -382,8 +383,11 @@ function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: strin
       // A header the Fetch API refuses (invalid bytes) is dropped, not fatal.
     }
   }
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
+  // A HEAD is answered as the GET it stands for, without the body (Node drops it): the app
+  // renders the whole page, so a HEAD that fills the page cache keeps the real page there,
+  // and its ETag and Content-Length are the GET's.
+  const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+  const hasBody = method !== "GET";
   // The target was checked to start with a single "/", so this stays on the site's origin.
   return new Request(`${origin}${req.url ?? "/"}`, {
     method,

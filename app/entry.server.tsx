@@ -35,10 +35,8 @@ export default function handleRequest(
     contentSecurityPolicy(nonce, { https: config.siteUrl.startsWith("https:"), dev: config.env === "development" }),
   );
 
-  if (request.method.toUpperCase() === "HEAD") {
-    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
-  }
+  // No HEAD branch: the server turns a HEAD into a GET and sends the headers alone, so a
+  // HEAD can never leave an empty page where a GET will find it (server/site-server.ts).
 
   // The server buffers every page (ETag, compression, the page cache), so render it
   // whole rather than streaming the shell first.

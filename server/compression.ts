@@ -8,9 +8,23 @@ const gzipAsync = promisify(gzip);
 
 export type Encoding = "br" | "gzip" | "identity";
 
+/** Answers for the Accept-Encoding values seen (browsers send a handful): parsed once each. */
+const picked = new Map<string, Encoding>();
+const maxPicked = 256;
+
 /** The best encoding the client accepts; a q=0 refuses one. */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return "identity";
+  let encoding = picked.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = parseAcceptEncoding(acceptEncoding);
+    if (picked.size >= maxPicked) picked.clear();
+    picked.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding {
   let br = false;
   let gz = false;
   for (const part of acceptEncoding.toLowerCase().split(",")) {

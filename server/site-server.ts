@@ -53,6 +53,19 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
   const pageCacheTtlMs = options.pageCacheTtlMs ?? 1000;
   const pageCache = createPageCache(pageCacheTtlMs);
   const publicCookies = new Set(app.publicCookies);
+  const logRequests = log.isLevelEnabled("info");
+  function logRequest(req: IncomingMessage, res: ServerResponse, reqId: string, rawUrl: string, started: number) {
+    log.info(
+      {
+        reqId,
+        method: req.method,
+        url: rawUrl.length > 300 ? rawUrl.slice(0, 300) : rawUrl,
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      },
+      "request",
+    );
+  }
   // Request ids: this process's random prefix and a counter, unique across instances and cheap.
   const instanceId = randomBytes(6).toString("base64url");
   let requestCount = 0;
@@ -82,26 +95,13 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
       return requestLog;
     };
     const rawUrl = req.url ?? "/";
-    if (log.isLevelEnabled("info")) {
-      res.on("finish", () => {
-        getLog().info(
-          {
-            method: req.method,
-            url: rawUrl.slice(0, 300),
-            status: res.statusCode,
-            ms: Math.round(performance.now() - started),
-          },
-          "request",
-        );
-      });
-    }
+    // One line per request, with the request id as its own field: no child logger per request.
+    if (logRequests) res.once("finish", () => logRequest(req, res, requestId, rawUrl, started));
     // Every answer's own headers follow these in one writeHead (no setHeader: Node's fast path).
-    responseHeaders.set(
-      res,
-      options.isShuttingDown?.()
-        ? [...baseHeaders, "X-Request-Id", requestId, "Connection", "close"]
-        : [...baseHeaders, "X-Request-Id", requestId],
-    );
+    const common = options.isShuttingDown?.()
+      ? [...baseHeaders, "X-Request-Id", requestId, "Connection", "close"]
+      : [...baseHeaders, "X-Request-Id", requestId];
+    responseHeaders.set(res, common);
 
     if (rawUrl.length > limits.maxUrlLength) {
       sendText(res, 414, "URI Too Long");
@@ -192,7 +192,8 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     headers["cache-control"] = "no-store";
     writeHead(res, response.status, headers);
     res.flushHeaders();
-    if (!response.body) {
+    if (!response.body || res.req.method === "HEAD") {
+      void response.body?.cancel().catch(() => {});
       res.end();
       return;
     }
@@ -249,7 +250,9 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
         flattenedPages.set(page, variants);
       }
       const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
-      res.writeHead(page.status, [...(responseHeaders.get(res) ?? baseHeaders), ...variants[encoding]]);
+      const head = responseHeaders.get(res) ?? [...baseHeaders];
+      for (const item of variants[encoding]) head.push(item);
+      res.writeHead(page.status, head);
       res.end(req.method === "HEAD" ? undefined : body);
       return;
     }
@@ -382,8 +385,11 @@ function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: strin
       // A header the Fetch API refuses (invalid bytes) is dropped, not fatal.
     }
   }
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
+  // A HEAD is answered as the GET it stands for, without the body (Node drops it): the app
+  // renders the whole page, so a HEAD that fills the page cache keeps the real page there,
+  // and its ETag and Content-Length are the GET's.
+  const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+  const hasBody = method !== "GET";
   // The target was checked to start with a single "/", so this stays on the site's origin.
   return new Request(`${origin}${req.url ?? "/"}`, {
     method,

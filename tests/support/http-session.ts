@@ -46,6 +46,7 @@ async function enrolOverHttp(client: ReturnType<typeof httpClient>) {
   if (!uri) throw new Error("no otpauth URI on the MFA page");
   const verified = await client.request("/app/mfa", { form: { intent: "verify", code: totpFromUri(uri) } });
   if (verified.status !== 302 && verified.status !== 303) throw new Error(`MFA answered ${verified.status}`);
+  return uri;
 }
 
 /** An invitation link accepted over HTTP (name, password), then TOTP enrolment. */
@@ -65,6 +66,7 @@ export async function setupOwnerOverHttp(base: string, dataDir: string, email = 
     form: { organizationName: "Org HTTP", name: "Ana", email, password: httpPassword },
   });
   if (setup.status !== 302 && setup.status !== 303) throw new Error(`setup answered ${setup.status}`);
-  await enrolOverHttp(client);
-  return client;
+  /** The owner's otpauth:// URI, for codes at a later sign-in. */
+  const totpUri = await enrolOverHttp(client);
+  return Object.assign(client, { totpUri });
 }

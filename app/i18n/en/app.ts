@@ -59,7 +59,7 @@ export const app: AppMessages = {
     submit: "Continue",
     forgot: "Forgot your password?",
     secondTitle: "Second factor",
-    secondLead: "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
+    secondLead: "Enter the 6-digit code your authenticator app shows now.",
     code: "Authenticator code",
     verify: "Verify",
     recoveryTitle: "No access to your app?",

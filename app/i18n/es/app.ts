@@ -59,8 +59,7 @@ export const app = {
     submit: "Continuar",
     forgot: "¿Has olvidado tu contraseña?",
     secondTitle: "Segundo factor",
-    secondLead:
-      "Escribe el código de 6 cifras de tu aplicación de autenticación, o uno de tus códigos de recuperación.",
+    secondLead: "Escribe el código de 6 cifras que te muestra ahora tu aplicación de autenticación.",
     code: "Código de la aplicación",
     verify: "Verificar",
     recoveryTitle: "¿No tienes tu aplicación?",

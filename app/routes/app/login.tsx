@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { Form, redirect, useNavigation } from "react-router";
 import { authFailure, invalidForm, limitedFormHeaders } from "../../.server/auth/form-errors";
 import {
@@ -92,15 +93,20 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <h1 className="h3 mb-3">{stage === "second" ? t.login.secondTitle : t.login.title}</h1>
         {notice ? <FormAlert kind="info">{t.login[notice]}</FormAlert> : null}
         <FormAlert kind="danger">{formError}</FormAlert>
+        {/* Distinct keys: the second step arrives by client-side navigation, and React must not
+            reuse the first step's inputs (with what was typed in them) for the second's. */}
         {stage === "password" ? (
-          <>
+          <Fragment key="password-step">
             <p className="text-body-secondary">{t.login.lead}</p>
-            <Form method="post" noValidate onSubmit={onSubmit}>
+            <Form method="post" noValidate onSubmit={onSubmit} key="password-form">
               <input type="hidden" name="intent" value="password" />
               <FormField
+                key="email"
                 name="email"
                 type="email"
                 autoComplete="username"
+                // The one task on this page: people start typing at once.
+                autoFocus
                 required
                 label={t.login.email}
                 errors={errors?.email}
@@ -120,15 +126,17 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <p className="mt-3">
               <a href="/app/reset">{t.login.forgot}</a>
             </p>
-          </>
+          </Fragment>
         ) : (
-          <>
+          <Fragment key="second-step">
             <p className="text-body-secondary">{t.login.secondLead}</p>
-            <Form method="post" noValidate className="mb-4">
+            <Form method="post" noValidate className="mb-4" key="totp-form">
               <input type="hidden" name="intent" value="totp" />
               <FormField
+                key="totp"
                 name="code"
                 id="field-totp"
+                autoFocus
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 pattern="[0-9]{6}"
@@ -143,9 +151,16 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             </Form>
             <PasskeySignIn t={t} next={next} />
             <h2 className="h6">{t.login.recoveryTitle}</h2>
-            <Form method="post" noValidate className="mb-3">
+            <Form method="post" noValidate className="mb-3" key="recovery-form">
               <input type="hidden" name="intent" value="recovery" />
-              <FormField name="code" id="field-recovery" autoComplete="off" required label={t.login.recovery} />
+              <FormField
+                key="recovery"
+                name="code"
+                id="field-recovery"
+                autoComplete="off"
+                required
+                label={t.login.recovery}
+              />
               <button type="submit" className="btn btn-outline-secondary w-100" disabled={busy}>
                 {t.login.useRecovery}
               </button>
@@ -156,7 +171,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
                 {t.login.restart}
               </button>
             </Form>
-          </>
+          </Fragment>
         )}
       </div>
     </div>

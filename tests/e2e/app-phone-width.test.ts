@@ -1,0 +1,160 @@
+/**
+ * Issue 20, defect 3: no /app page scrolls sideways on a 390 px phone, in light and dark mode.
+ * Signed out: sign-in (both steps), first-run setup, password reset, invitation; signed in: the
+ * enrolment page, every page the app's navigation links to (admin pages included) and the
+ * account page, with the admin and user menus open as well as closed.
+ */
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { launchBrowser, visitorUserAgent } from "../support/browser.ts";
+import { httpClient, httpPassword } from "../support/http-session.ts";
+import { type RunningServer, startServer } from "../support/server.ts";
+import { totpFromUri } from "../support/totp.ts";
+
+const phone = { width: 390, height: 844 };
+const schemes = ["light", "dark"] as const;
+let server: RunningServer;
+let browser: Browser;
+let setupPath = "";
+/** The owner's cookies once setup is done and before the second factor is enrolled. */
+let enrolmentCookie = "";
+/** The owner's cookies with the second factor verified. */
+let signedInCookie = "";
+
+beforeAll(async () => {
+  server = await startServer({ waitUntilHealthy: false });
+  const deadline = Date.now() + 100_000;
+  while ((await fetch(`${server.url}/healthz`).catch(() => null))?.status !== 200) {
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${server.output.join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  setupPath = new URL(readFileSync(path.join(server.dataDir, "setup-url.txt"), "utf8").trim()).pathname;
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** How far the page reaches to the right, and the widest elements if it is wider than the phone. */
+async function widthOf(page: Page) {
+  return page.evaluate((limit) => {
+    const scrollWidth = document.documentElement.scrollWidth;
+    const culprits =
+      scrollWidth <= limit
+        ? []
+        : [...document.querySelectorAll("body *")]
+            .filter((element) => element.getBoundingClientRect().right > limit + 0.5)
+            .slice(0, 5)
+            .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 60)}`);
+    return { scrollWidth, culprits };
+  }, phone.width);
+}
+
+async function newContext(scheme: (typeof schemes)[number], locale: string, cookie = ""): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    userAgent: visitorUserAgent(browser),
+    viewport: phone,
+    colorScheme: scheme,
+    locale,
+  });
+  const cookies = cookie
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => part.includes("="))
+    .map((part) => {
+      const at = part.indexOf("=");
+      return { name: part.slice(0, at), value: part.slice(at + 1), url: server.url };
+    });
+  if (cookies.length > 0) await context.addCookies(cookies);
+  return context;
+}
+
+/** Visits each path and records, per path, the page's width when it is wider than the phone. */
+async function tooWide(context: BrowserContext, paths: readonly string[], openMenus = false) {
+  const page = await context.newPage();
+  const found: Record<string, { scrollWidth: number; culprits: string[] }> = {};
+  for (const pathname of paths) {
+    const response = await page.goto(`${server.url}${pathname}`);
+    expect(response?.status(), pathname).toBeLessThan(500);
+    await page.waitForLoadState("load");
+    const closed = await widthOf(page);
+    if (closed.scrollWidth > phone.width) found[pathname] = closed;
+    if (!openMenus) continue;
+    // The admin and user menus are <details>: open each, measure, close it.
+    for (const summary of await page.locator("header details > summary").all()) {
+      await summary.click();
+      const open = await widthOf(page);
+      if (open.scrollWidth > phone.width) found[`${pathname} (${await summary.textContent()} open)`] = open;
+      await summary.click();
+    }
+  }
+  await page.close();
+  return found;
+}
+
+describe("no sideways scrolling at 390 px on /app", () => {
+  test("signed out: sign-in, setup, reset and invitation pages, es and en, light and dark", async () => {
+    const paths = ["/app/login", setupPath, "/app/reset", "/app/reset/not-a-token", "/app/invite/not-a-token"];
+    for (const scheme of schemes) {
+      for (const locale of ["es-ES", "en-GB"]) {
+        const context = await newContext(scheme, locale);
+        expect(await tooWide(context, paths), `${scheme} ${locale}`).toEqual({});
+        await context.close();
+      }
+    }
+  }, 300_000);
+
+  test("signed in: second-factor step, enrolment, every page in the navigation, with menus open", async () => {
+    // The owner sets up over HTTP and stops at the enrolment page.
+    const owner = httpClient(server.url);
+    const setup = await owner.request(setupPath, {
+      form: { organizationName: "Org Phone", name: "Ana", email: "ana@example.com", password: httpPassword },
+    });
+    expect(setup.status).toBe(302);
+    enrolmentCookie = owner.cookie;
+    for (const scheme of schemes) {
+      const context = await newContext(scheme, "es-ES", enrolmentCookie);
+      expect(await tooWide(context, ["/app/mfa"]), scheme).toEqual({});
+      await context.close();
+    }
+    const mfaPage = await (await owner.request("/app/mfa")).text();
+    const uri = mfaPage.match(/otpauth:\/\/totp\/[^<"\s]+/)?.[0]?.replaceAll("&amp;", "&") ?? "";
+    const verified = await owner.request("/app/mfa", { form: { intent: "verify", code: totpFromUri(uri) } });
+    expect(verified.status).toBe(302);
+    signedInCookie = owner.cookie;
+
+    // The second step of a later sign-in (password accepted, code not yet given).
+    const second = httpClient(server.url);
+    const signIn = await second.request("/app/login", {
+      form: { intent: "password", email: "ana@example.com", password: httpPassword },
+    });
+    expect(signIn.status).toBe(302);
+
+    for (const scheme of schemes) {
+      const context = await newContext(scheme, "es-ES", second.cookie);
+      expect(await tooWide(context, ["/app/login"]), `${scheme} second step`).toEqual({});
+      await context.close();
+    }
+
+    // Every page the navigation (and the user menu) links to, as an owner sees it.
+    const home = await newContext("light", "es-ES", signedInCookie);
+    const probe = await home.newPage();
+    await probe.goto(`${server.url}/app`);
+    const linked = await probe
+      .locator("header a[href^='/app']")
+      .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+    await home.close();
+    const paths = [...new Set(["/app", ...linked, "/app/account", "/app/profiles/new"])];
+    expect(paths).toEqual(expect.arrayContaining(["/app/search", "/app/admin/members", "/app/admin/audit"]));
+    for (const scheme of schemes) {
+      const context = await newContext(scheme, "es-ES", signedInCookie);
+      expect(await tooWide(context, paths, true), scheme).toEqual({});
+      await context.close();
+    }
+  }, 600_000);
+});

@@ -9,8 +9,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../app/.server/classify/labelled-set.ts";
-import { referenceFixturesDir } from "../../app/.server/fixtures-path.ts";
 import { eurovocAreaOf } from "../../app/.server/classify/tables/eurovoc-terms.ts";
+import { referenceFixturesDir } from "../../app/.server/fixtures-path.ts";
 
 export const summary = "rebuild the EuroVoc concept → area table from the EuroVoc labels (es and en)";
 

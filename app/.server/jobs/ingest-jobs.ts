@@ -182,7 +182,9 @@ export function createJobs(options: JobsOptions): IngestJobs {
   const queueBackfill = async (today: string) => {
     if (!config.sources.since) return;
     const missing: string[] = [];
-    for (const date of daysBetween(config.sources.since, today).filter((d) => d < today).reverse()) {
+    for (const date of daysBetween(config.sources.since, today)
+      .filter((d) => d < today)
+      .reverse()) {
       if (!(await dayDone(date))) missing.push(date);
     }
     await startBackfill(database, "boe", [...missing].reverse());

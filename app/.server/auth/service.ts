@@ -429,6 +429,9 @@ export function createAuthService(deps: { config: Config; database: Database; lo
         { setupUrlFile: path.join(config.dataDir, "setup-url.txt") },
         "platform first run: open the link in DATA_DIR/setup-url.txt to create the organisation and its owner",
       );
+      // A person at a terminal gets the link on screen (a terminal is not a log: decision 0085);
+      // piped or shipped output gets only the line above.
+      if (process.stdout.isTTY) process.stdout.write(`\nSet up the platform (once, within 24 h): ${setupUrl}\n\n`);
       return { setupUrl };
     },
 

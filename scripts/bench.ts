@@ -37,6 +37,8 @@ const { values: args } = parseArgs({
     "lighthouse-runs": { type: "string", default: "3" },
     "skip-lighthouse": { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
+    "skip-publication": { type: "boolean", default: false },
+    "publication-trials": { type: "string", default: "2" },
     help: { type: "boolean", default: false },
   },
 });
@@ -48,7 +50,9 @@ if (args.help) {
   --rounds <n>           alternating ours/bare GET rounds, the best of each reported (2)
   --lighthouse-runs <n>  Lighthouse runs per page, the median is reported (3)
   --skip-lighthouse      leave Lighthouse out
-  --skip-build           use the existing build/`);
+  --skip-build           use the existing build/
+  --skip-publication     leave out publication → alert (npm run bench:publication, a few minutes)
+  --publication-trials <n>  publications of a recorded day at a random moment (2)`);
   process.exit(0);
 }
 const duration = Number(args.duration);
@@ -358,6 +362,18 @@ try {
   if (bare && bare.exitCode === null) bare.kill("SIGTERM");
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+// Know first: publication of the day's summary → the alert on an open page and at a webhook,
+// in its own process once the site's server is stopped (so neither measurement loads the other).
+if (!args["skip-publication"]) {
+  console.log("\nPublication → alert (the same as npm run bench:publication):");
+  const publication = spawnSync(
+    process.execPath,
+    ["scripts/bench-publication.ts", "--trials", String(Math.max(1, Number(args["publication-trials"])))],
+    { cwd: projectRoot, stdio: "inherit" },
+  );
+  if (publication.status !== 0) console.log(`publication benchmark exited with ${publication.status}`);
 }
 
 interface Throughput {

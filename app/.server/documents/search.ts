@@ -8,8 +8,9 @@
  * getDocument(database, id): one Document plus text, paragraphs and relations.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { type AreaId, areas as taxonomyAreas } from "../../lib/taxonomy.ts";
+import type { AreaId } from "../../lib/taxonomy.ts";
 import type { Database } from "../db/client.ts";
+import { expandQuery, prefixes } from "./search-expand.ts";
 import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "./types.ts";
 
 export interface SearchParams {
@@ -111,20 +112,59 @@ export function safeSnippet(headline: string): string {
   return escaped.replaceAll(OPEN, "<mark>").replaceAll(CLOSE, "</mark>");
 }
 
-const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
+const configs = { es: sql.raw(`'es_unaccent'::regconfig`), en: sql.raw(`'en_unaccent'::regconfig`) };
 
-/** Areas whose English name or search terms contain the query or are contained in it. */
-export function englishAreasMatching(q: string): AreaId[] {
-  const needle = fold(q);
-  if (needle.length < 4) return [];
-  return taxonomyAreas
-    .filter((area) =>
-      [area.name.en, ...area.searchTerms.en].some((term) => {
-        const folded = fold(term);
-        return folded.includes(needle) || needle.includes(folded);
-      }),
-    )
-    .map((area) => area.id);
+/** The query's tsquery in one language: its words (websearch syntax), its word* prefixes, its translations. */
+function tsquery(lang: "es" | "en", rest: string, prefixTerms: string[], phrases: string[]): SQL {
+  const config = configs[lang];
+  let main: SQL | undefined = rest ? sql`websearch_to_tsquery(${config}, ${rest})` : undefined;
+  for (const prefix of prefixTerms) {
+    const term = sql`to_tsquery(${config}, ${`'${prefix}':*`})`;
+    main = main ? sql`(${main} && ${term})` : term;
+  }
+  const alternatives = phrases.map((phrase) => sql`phraseto_tsquery(${config}, ${phrase})`);
+  const parts = main ? [main, ...alternatives] : alternatives;
+  return parts.length > 0 ? sql`(${sql.join(parts, sql` || `)})` : sql`''::tsquery`;
+}
+
+export interface QueryTerms {
+  es: SQL;
+  en: SQL;
+  areas: AreaId[];
+}
+
+/** The tsqueries of q in Spanish and English, with the areas it names (search-expand.ts). */
+export function queryTerms(q: string): QueryTerms {
+  const { prefixes: prefixTerms, rest } = prefixes(q);
+  const expansion = expandQuery(q);
+  return {
+    es: tsquery("es", rest, prefixTerms, expansion.phrases.es),
+    en: tsquery("en", rest, prefixTerms, expansion.phrases.en),
+    areas: expansion.areas,
+  };
+}
+
+/**
+ * A document is of one of these areas for the organisation: its stored labels, less the areas
+ * the organisation marked wrong, plus the ones it added (area_corrections). Without an
+ * organisation, the stored labels. Written so the area index still answers the first part.
+ */
+export function namedAreas(areaIds: readonly string[], organizationId: string | undefined): SQL {
+  const list = sql`array[${sql.join(
+    areaIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`;
+  if (organizationId === undefined) return sql`d.area_ids && ${list}`;
+  return sql`((d.area_ids && ${list} and (not exists (select 1 from area_corrections c where c.organization_id = ${organizationId}
+      and c.document_id = d.id and c.action = 'remove')
+    or exists (select 1 from unnest(d.area_ids) a where a = any(${list}) and a not in (select c.area from area_corrections c
+      where c.organization_id = ${organizationId} and c.document_id = d.id and c.action = 'remove'))))
+    or d.id = any(array(select c.document_id from area_corrections c where c.organization_id = ${organizationId}
+      and c.action = 'add' and c.area = any(${list}))))`;
+}
+
+function hasArea(area: string, organizationId: string | undefined): SQL {
+  return organizationId === undefined ? sql`d.area_ids @> array[${area}]::text[]` : namedAreas([area], organizationId);
 }
 
 /** The -word and -"phrase" terms of a websearch query. */
@@ -174,9 +214,6 @@ interface Row {
   sample: boolean;
 }
 
-/** How many of the newest matches a relevance-ordered search ranks (see searchDocuments). */
-export const RANK_CANDIDATES = 500;
-
 const itemColumns = sql.raw(`d.id, d.source, d.source_id, d.title, d.language, d.titles, d.published_on, d.kind, d.rank,
   d.department, d.jurisdiction, d.areas, d.relevance, d.official_url, d.effective_dates, d.sample`);
 
@@ -216,22 +253,10 @@ export async function searchDocuments(database: Database, params: SearchParams):
   const cursor = params.cursor ? decodeCursor(params.cursor) : {};
 
   const filters: SQL[] = [];
-  if (q) {
-    // A plain English query (no phrase, exclusion or OR) also reaches Spanish documents through
-    // the taxonomy's English area names and search terms, where the stems do not meet:
-    // "money laundering" finds Spanish AML texts.
-    const plain = !/["-]|\bor\b/i.test(q);
-    const viaAreas = plain ? englishAreasMatching(q) : [];
-    const areaMatch =
-      viaAreas.length > 0
-        ? sql` or (d.language = 'es' and (${sql.join(
-            viaAreas.map((id) => sql`${id} = any(d.area_ids)`),
-            sql` or `,
-          )}))`
-        : sql``;
-    filters.push(
-      sql`(d.search_es @@ websearch_to_tsquery('es_unaccent', ${q}) or d.search_en @@ websearch_to_tsquery('en_unaccent', ${q})${areaMatch})`,
-    );
+  const terms = q ? queryTerms(q) : undefined;
+  if (q && terms) {
+    const named = terms.areas.length > 0 ? namedAreas(terms.areas, params.organizationId) : undefined;
+    filters.push(sql`(d.search_es @@ ${terms.es} or d.search_en @@ ${terms.en}${named ? sql` or ${named}` : sql``})`);
     // An exclusion holds in both languages: a Spanish text matched through its English side
     // (department, labels) must not bring back a word excluded on its Spanish side.
     for (const excluded of exclusions(q)) {
@@ -247,7 +272,7 @@ export async function searchDocuments(database: Database, params: SearchParams):
     if (params.jurisdiction && skip !== "jurisdiction") out.push(sql`d.jurisdiction = ${params.jurisdiction}`);
     if (params.kind && skip !== "kind") out.push(sql`d.kind = ${params.kind}`);
     if (params.relevance && skip !== "relevance") out.push(sql`d.relevance = ${params.relevance}`);
-    if (params.area && skip !== "area") out.push(sql`d.area_ids @> array[${params.area}]::text[]`);
+    if (params.area && skip !== "area") out.push(hasArea(params.area, params.organizationId));
     if (params.from) out.push(sql`d.published_on >= ${params.from}`);
     if (params.to) out.push(sql`d.published_on <= ${params.to}`);
     return out;
@@ -255,9 +280,17 @@ export async function searchDocuments(database: Database, params: SearchParams):
   const where = (parts: SQL[]) => (parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`);
   const all = facetFilters();
 
-  const rank = q
-    ? sql`greatest(ts_rank(d.search_es, websearch_to_tsquery('es_unaccent', ${q})), ts_rank(d.search_en, websearch_to_tsquery('en_unaccent', ${q})))`
-    : sql`0`;
+  // Relevance over every match: the text's weight (title A, department/epigraph/labels B, body C)
+  // in either language, normalised by length so long texts do not win by size alone, plus 1 for
+  // a document of an area the query names (they come first).
+  const rank =
+    q && terms
+      ? sql`(greatest(ts_rank(d.search_es, ${terms.es}, 1), ts_rank(d.search_en, ${terms.en}, 1))${
+          terms.areas.length > 0
+            ? sql` + case when ${namedAreas(terms.areas, params.organizationId)} then 1 else 0 end`
+            : sql``
+        })`
+      : sql`0`;
   let page: SQL;
   let offset = 0;
   if (sort === "date") {
@@ -266,20 +299,17 @@ export async function searchDocuments(database: Database, params: SearchParams):
       order by d.published_on desc, d.id desc limit ${limit + 1}`;
   } else {
     offset = cursor.o ?? 0;
-    // Ranking reads every candidate's search vectors: a broad word matches thousands of documents
-    // and ranking them all cost most of the query (measured at 100k documents). Relevance orders
-    // the newest RANK_CANDIDATES matches; sort=date pages through every match.
-    // The matches come from the full-text indexes first (a materialised set: walking the date
-    // index and testing each row was the planner's choice for broad words, and 3x slower).
-    page = sql`with matched as materialized (select d.id, d.published_on from documents d where ${where(all)}),
-      candidates as (select id from matched order by published_on desc, id desc limit ${RANK_CANDIDATES})
-      select ${itemColumns}, ${rank} as score from documents d join candidates c on c.id = d.id
-      order by score desc, d.published_on desc, d.id desc limit ${limit + 1} offset ${offset}`;
+    // The matches come from the full-text and area indexes first (a materialised set: walking
+    // the date index and testing each row was the planner's choice for broad words, 3x slower);
+    // every match is ranked (decision 0094), then the page's rows are read in full.
+    page = sql`with matched as materialized (select d.id, ${rank} as score, d.published_on from documents d where ${where(all)}),
+      top as (select id, score from matched order by score desc, published_on desc, id desc limit ${limit + 1} offset ${offset})
+      select ${itemColumns}, t.score from documents d join top t on t.id = d.id`;
   }
   const headline = q
     ? sql`ts_headline(case when p.language = 'en' then 'en_unaccent'::regconfig else 'es_unaccent'::regconfig end,
         replace(replace(left(coalesce(nullif(x.body_text, ''), p.title), 20000), ${OPEN}, ''), ${CLOSE}, ''),
-        case when p.language = 'en' then websearch_to_tsquery('en_unaccent', ${q}) else websearch_to_tsquery('es_unaccent', ${q}) end,
+        case when p.language = 'en' then ${terms?.en ?? sql`''::tsquery`} else ${terms?.es ?? sql`''::tsquery`} end,
         ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "`})`
     : sql`null`;
   const rows = await database.rows<Row & { snippet: string | null; score: number }>(sql`

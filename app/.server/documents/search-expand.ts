@@ -72,11 +72,12 @@ export interface Expansion {
   phrases: Record<Lang, string[]>;
 }
 
-/** The areas and translations of a query (empty for queries with exclusions, OR or prefixes). */
+/** The areas and translations of a query (none for queries with "phrases", exclusions, OR or prefixes). */
 export function expandQuery(q: string): Expansion {
   const out: Expansion = { areas: [], phrases: { es: [], en: [] } };
-  if (/(^|\s)-|\bor\b|\*/i.test(q)) return out;
-  const text = q.replace(/"/g, " ");
+  // A "phrase" is searched as typed: no synonyms, no translations, no areas.
+  if (/(^|\s)-|\bor\b|\*|"/i.test(q)) return out;
+  const text = q;
   const map = lexicon();
   const areas = new Set<AreaId>();
   const phrases = { es: new Map<string, string>(), en: new Map<string, string>() };

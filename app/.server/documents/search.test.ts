@@ -30,6 +30,7 @@ describe("search helpers", () => {
     expect(expandQuery("credit institutions").phrases.es).toContain("entidad de crédito");
     // Exclusions, OR and prefixes keep the query as typed.
     expect(expandQuery("data protection -gdpr")).toEqual({ areas: [], phrases: { es: [], en: [] } });
+    expect(expandQuery('"data protection"').areas).toEqual([]);
   });
 
   it("takes word* prefixes out of the query", () => {

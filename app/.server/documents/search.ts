@@ -10,6 +10,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AreaId } from "../../lib/taxonomy.ts";
 import type { Database } from "../db/client.ts";
+import { applyCorrections, correctionsOf } from "./corrections.ts";
 import { expandQuery, prefixes } from "./search-expand.ts";
 import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "./types.ts";
 
@@ -255,6 +256,7 @@ export async function searchDocuments(database: Database, params: SearchParams):
   const filters: SQL[] = [];
   const terms = q ? queryTerms(q) : undefined;
   if (q && terms) {
+    // A plain query also matches the documents of the areas it names (none for "phrases").
     const named = terms.areas.length > 0 ? namedAreas(terms.areas, params.organizationId) : undefined;
     filters.push(sql`(d.search_es @@ ${terms.es} or d.search_en @@ ${terms.en}${named ? sql` or ${named}` : sql``})`);
     // An exclusion holds in both languages: a Spanish text matched through its English side
@@ -319,10 +321,23 @@ export async function searchDocuments(database: Database, params: SearchParams):
 
   const more = rows.length > limit;
   const pageRows = rows.slice(0, limit);
-  const items = pageRows.map((row) => ({
-    ...toItem(row),
-    snippet: row.snippet === null ? null : safeSnippet(row.snippet),
-  }));
+  // The reader's organisation sees its own corrections of the areas (documents/corrections.ts).
+  const corrections =
+    params.organizationId !== undefined
+      ? await correctionsOf(
+          database.db,
+          params.organizationId,
+          pageRows.map((row) => row.id),
+        )
+      : undefined;
+  const items = pageRows.map((row) => {
+    const item = toItem(row);
+    return {
+      ...item,
+      areas: applyCorrections(item.areas, corrections?.get(row.id)),
+      snippet: row.snippet === null ? null : safeSnippet(row.snippet),
+    };
+  });
   const last = pageRows.at(-1);
   const nextCursor =
     !more || !last
@@ -333,10 +348,22 @@ export async function searchDocuments(database: Database, params: SearchParams):
 
   let facets: Facets | null = null;
   if (params.facets !== false) {
-    const areaQuery = () =>
-      database.rows<{ key: string; n: string }>(sql`
+    const areaQuery = async () => {
+      const counts = await database.rows<{ key: string; n: string }>(sql`
         select unnest(d.area_ids) as key, count(*)::text as n from documents d
         where ${where(facetFilters("area"))} group by 1`);
+      if (params.organizationId === undefined) return counts;
+      // The organisation's corrections move its counts: +1 for an added area the stored labels
+      // lack, -1 for a removed one they have (the same filters apply to the corrected documents).
+      const moves = await database.rows<{ key: string; n: number }>(sql`
+        select c.area as key, sum(case when c.action = 'add' and not (c.area = any(d.area_ids)) then 1
+          when c.action = 'remove' and c.area = any(d.area_ids) then -1 else 0 end)::int as n
+        from area_corrections c join documents d on d.id = c.document_id
+        where c.organization_id = ${params.organizationId} and ${where(facetFilters("area"))} group by 1`);
+      const merged = new Map(counts.map((c) => [c.key, Number(c.n)]));
+      for (const move of moves) merged.set(move.key, (merged.get(move.key) ?? 0) + Number(move.n));
+      return [...merged].filter(([, n]) => n > 0).map(([key, n]) => ({ key, n: String(n) }));
+    };
     const column = async (name: "source" | "jurisdiction" | "kind" | "relevance") => {
       const counts = await database.rows<{ key: string | null; n: string }>(
         sql`select d.${sql.raw(name)} as key, count(*)::text as n from documents d where ${where(facetFilters(name))} group by 1`,
@@ -433,8 +460,12 @@ export async function getDocument(
         order by 1, 2`,
   );
   const paragraphs = row.paragraphs ?? [];
+  const item = toItem(row);
+  if (organizationId !== undefined) {
+    item.areas = applyCorrections(item.areas, (await correctionsOf(database.db, organizationId, [id])).get(id));
+  }
   return {
-    ...toItem(row),
+    ...item,
     text: paragraphs.map((p) => p.text).join("\n\n"),
     paragraphs,
     relations: relations.map((r) => ({

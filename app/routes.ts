@@ -18,8 +18,10 @@ export default [
   ...prefix("api/v1", [
     route("audit", "routes/api/audit.ts"),
     route("audit/verify", "routes/api/audit-verify.ts"),
+    route("corrections", "routes/api/corrections.ts"),
     route("documents", "routes/api/documents.ts"),
     route("documents/:id", "routes/api/document.ts"),
+    route("documents/:id/corrections", "routes/api/document-corrections.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
     route("sources", "routes/api/sources.ts"),
     route("sources/:id/run", "routes/api/source-run.ts"),

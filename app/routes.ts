@@ -61,6 +61,10 @@ export default [
         route("admin/topics", "routes/app/admin-topics.tsx", { id: "app-admin-topics" }),
         route("admin/sources", "routes/app/admin-sources.tsx", { id: "app-admin-sources" }),
         route("admin/audit/export", "routes/app/admin-audit-export.ts", { id: "app-admin-audit-export" }),
+        route("admin/corrections", "routes/app/admin-corrections.tsx", { id: "app-admin-corrections" }),
+        route("admin/corrections/export", "routes/app/admin-corrections-export.ts", {
+          id: "app-admin-corrections-export",
+        }),
       ]),
       route("*", "routes/app/not-found.tsx", { id: "app-not-found" }),
     ]),

@@ -1,5 +1,5 @@
 /**
- * `npm run platform -- classify:eval [--split heldout|train|all] [--errors]`: parses each
+ * `npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--corrections file]`: parses each
  * document of the labelled set's held-out part from the recorded sources with the real
  * parsers, classifies it, and prints precision, recall and F1 per area, macro and micro
  * F1, accuracy for jurisdiction, kind and relevance, and the time per document (mean and
@@ -14,6 +14,7 @@ import { documentText } from "../../app/.server/classify/document-text.ts";
 import { keywordPhrases, phraseMatches, stemDocument } from "../../app/.server/classify/keywords.ts";
 import { allRecordedDocuments, loadDocument, readLabelledSet } from "../../app/.server/classify/labelled-set.ts";
 import { accuracy, multiLabelReport, quantile } from "../../app/.server/classify/metrics.ts";
+import { applyReviewedCorrections, readReviewedCorrections } from "../../app/.server/documents/corrections-eval.ts";
 import { areaIds } from "../../app/lib/taxonomy.ts";
 
 export const summary =
@@ -35,13 +36,22 @@ async function main(argv: string[]): Promise<number> {
   const splitArg = argv.includes("--split") ? argv[argv.indexOf("--split") + 1] : "heldout";
   if (splitArg !== "heldout" && splitArg !== "train" && splitArg !== "all") {
     process.stderr.write(
-      "usage: npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--leakage]\n",
+      "usage: npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--leakage] [--corrections file]\n",
     );
     return 1;
   }
   const showErrors = argv.includes("--errors");
   const all = readLabelledSet();
-  const entries = all.filter((e) => splitArg === "all" || e.split === splitArg);
+  let entries = all.filter((e) => splitArg === "all" || e.split === splitArg);
+  // --corrections file: reviewed corrections (the admins' JSON export) move the gold areas.
+  let correctionsNote: string | undefined;
+  if (argv.includes("--corrections")) {
+    const file = argv[argv.indexOf("--corrections") + 1];
+    if (!file) throw new Error("--corrections needs a file (the reviewed JSON export)");
+    const corrected = applyReviewedCorrections(entries, readReviewedCorrections(file));
+    entries = corrected.entries;
+    correctionsNote = `corrections from ${file}: ${corrected.applied} applied to the gold areas, ${corrected.outside} on documents outside this part (not measured)`;
+  }
   let withoutPhrases: Set<string> | undefined;
   if (argv.includes("--leakage")) {
     const parsed = all.map((entry) => {
@@ -85,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
   const report = multiLabelReport(areaPairs);
   const lines: string[] = [];
   lines.push(`classifier ${classifierVersion()} — ${splitArg} part: ${entries.length} documents`);
+  if (correctionsNote) lines.push(correctionsNote);
   if (withoutPhrases) {
     lines.push(`leakage check: ${withoutPhrases.size} keyword phrases that match only held-out documents left out`);
     lines.push(`  ${[...withoutPhrases].join("; ")}`);

@@ -387,6 +387,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               ) : null}
             </div>
           </section>
+          <CorrectionForm locale={locale} result={correctionResult} />
           <section aria-labelledby="doc-relations" className="card mb-3">
             <div className="card-body">
               <h2 id="doc-relations" className="h5">
@@ -410,7 +411,6 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               </ul>
             </div>
           </section>
-          <CorrectionForm locale={locale} result={correctionResult} />
           <DocumentShare locale={locale} collab={collab} result={result} />
           {readers ? (
             <section aria-labelledby="doc-readers" className="card mb-3">

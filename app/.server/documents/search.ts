@@ -128,6 +128,11 @@ function tsquery(lang: "es" | "en", rest: string, prefixTerms: string[], phrases
   return parts.length > 0 ? sql`(${sql.join(parts, sql` || `)})` : sql`''::tsquery`;
 }
 
+/** Matches up to this many are all ranked by relevance (decision 0094). */
+export const FULL_RANK_LIMIT = 1000;
+/** Beyond, this many: the named areas' documents first, then the newest. */
+export const RANK_CANDIDATES = 500;
+
 export interface QueryTerms {
   es: SQL;
   en: SQL;
@@ -285,13 +290,13 @@ export async function searchDocuments(database: Database, params: SearchParams):
   // Relevance over every match: the text's weight (title A, department/epigraph/labels B, body C)
   // in either language, normalised by length so long texts do not win by size alone, plus 1 for
   // a document of an area the query names (they come first).
+  const boost =
+    q && terms && terms.areas.length > 0
+      ? sql`case when ${namedAreas(terms.areas, params.organizationId)} then 1 else 0 end`
+      : sql`0`;
   const rank =
     q && terms
-      ? sql`(greatest(ts_rank(d.search_es, ${terms.es}, 1), ts_rank(d.search_en, ${terms.en}, 1))${
-          terms.areas.length > 0
-            ? sql` + case when ${namedAreas(terms.areas, params.organizationId)} then 1 else 0 end`
-            : sql``
-        })`
+      ? sql`(greatest(ts_rank(d.search_es, ${terms.es}, 1), ts_rank(d.search_en, ${terms.en}, 1)) + ${boost})`
       : sql`0`;
   let page: SQL;
   let offset = 0;
@@ -302,10 +307,16 @@ export async function searchDocuments(database: Database, params: SearchParams):
   } else {
     offset = cursor.o ?? 0;
     // The matches come from the full-text and area indexes first (a materialised set: walking
-    // the date index and testing each row was the planner's choice for broad words, 3x slower);
-    // every match is ranked (decision 0094), then the page's rows are read in full.
-    page = sql`with matched as materialized (select d.id, ${rank} as score, d.published_on from documents d where ${where(all)}),
-      top as (select id, score from matched order by score desc, published_on desc, id desc limit ${limit + 1} offset ${offset})
+    // the date index and testing each row was the planner's choice for broad words, 3x slower).
+    // Up to FULL_RANK_LIMIT matches are all ranked (decision 0094); beyond, ranking every match
+    // cost seconds at 100k documents (it reads every match's vectors), so the RANK_CANDIDATES
+    // first by a cheap key are ranked: the documents of the areas the query names, then the newest.
+    page = sql`with matched as materialized (select d.id, d.published_on, ${boost} as boost from documents d where ${where(all)}),
+      total as (select count(*)::int as n from matched),
+      candidates as (select id from matched order by boost desc, published_on desc, id desc
+        limit (select case when n <= ${FULL_RANK_LIMIT} then n else ${RANK_CANDIDATES} end from total)),
+      scored as (select d.id, ${rank} as score, d.published_on from documents d join candidates c on c.id = d.id),
+      top as (select id, score from scored order by score desc, published_on desc, id desc limit ${limit + 1} offset ${offset})
       select ${itemColumns}, t.score from documents d join top t on t.id = d.id`;
   }
   const headline = q

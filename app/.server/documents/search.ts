@@ -123,7 +123,9 @@ function tsquery(lang: "es" | "en", rest: string, prefixTerms: string[], phrases
     const term = sql`to_tsquery(${config}, ${`'${prefix}':*`})`;
     main = main ? sql`(${main} && ${term})` : term;
   }
-  const alternatives = phrases.map((phrase) => sql`phraseto_tsquery(${config}, ${phrase})`);
+  // Translations as words, not phrases: a phrase is checked against each row's positions (the
+  // heap), which for a query naming a large area read thousands of vectors.
+  const alternatives = phrases.map((phrase) => sql`plainto_tsquery(${config}, ${phrase})`);
   const parts = main ? [main, ...alternatives] : alternatives;
   return parts.length > 0 ? sql`(${sql.join(parts, sql` || `)})` : sql`''::tsquery`;
 }

@@ -18,8 +18,10 @@ export default [
   ...prefix("api/v1", [
     route("audit", "routes/api/audit.ts"),
     route("audit/verify", "routes/api/audit-verify.ts"),
+    route("corrections", "routes/api/corrections.ts"),
     route("documents", "routes/api/documents.ts"),
     route("documents/:id", "routes/api/document.ts"),
+    route("documents/:id/corrections", "routes/api/document-corrections.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
     route("sources", "routes/api/sources.ts"),
     route("sources/:id/run", "routes/api/source-run.ts"),
@@ -59,6 +61,10 @@ export default [
         route("admin/topics", "routes/app/admin-topics.tsx", { id: "app-admin-topics" }),
         route("admin/sources", "routes/app/admin-sources.tsx", { id: "app-admin-sources" }),
         route("admin/audit/export", "routes/app/admin-audit-export.ts", { id: "app-admin-audit-export" }),
+        route("admin/corrections", "routes/app/admin-corrections.tsx", { id: "app-admin-corrections" }),
+        route("admin/corrections/export", "routes/app/admin-corrections-export.ts", {
+          id: "app-admin-corrections-export",
+        }),
       ]),
       route("*", "routes/app/not-found.tsx", { id: "app-not-found" }),
     ]),

@@ -1,7 +1,7 @@
 /**
  * `npm run platform -- classify:eurovoc [--from DIR]`: rebuilds the bundled table of
  * EuroVoc concepts → areas (app/.server/classify/tables/eurovoc-areas.json) from the
- * EuroVoc labels in Spanish and English (default: ../shared/fixtures/reference/eurovoc).
+ * EuroVoc labels in Spanish and English (default: fixtures/reference/eurovoc).
  * A concept goes to the first area one of whose terms (tables/eurovoc-terms.ts) is a
  * whole word or phrase of its Spanish or English label. Deterministic; no network.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--leakage]`:
+ * `npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--leakage] [--corrections file]`:
  * parses each unit of the labelled set's held-out part (documents, and articles of laws and
  * EU acts) from the recorded sources with the real parsers, classifies it, and prints per
  * area its support, precision and recall with their 95 % Wilson intervals, and F1; macro F1
@@ -18,6 +18,7 @@ import { keywordPhrases, phraseMatches, stemDocument } from "../../app/.server/c
 import { allRecordedDocuments, loadDocument, readLabelledSet } from "../../app/.server/classify/labelled-set.ts";
 import { accuracy, macroF1Over, multiLabelReport, quantile, wilson } from "../../app/.server/classify/metrics.ts";
 import { fold } from "../../app/.server/classify/text.ts";
+import { applyReviewedCorrections, readReviewedCorrections } from "../../app/.server/documents/corrections-eval.ts";
 import { areaIds, areas as taxonomyAreas } from "../../app/lib/taxonomy.ts";
 
 export const summary =
@@ -41,13 +42,22 @@ async function main(argv: string[]): Promise<number> {
   const splitArg = argv.includes("--split") ? argv[argv.indexOf("--split") + 1] : "heldout";
   if (splitArg !== "heldout" && splitArg !== "train" && splitArg !== "all") {
     process.stderr.write(
-      "usage: npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--leakage]\n",
+      "usage: npm run platform -- classify:eval [--split heldout|train|all] [--errors] [--leakage] [--corrections file]\n",
     );
     return 1;
   }
   const showErrors = argv.includes("--errors");
   const all = readLabelledSet();
-  const entries = all.filter((e) => splitArg === "all" || e.split === splitArg);
+  let entries = all.filter((e) => splitArg === "all" || e.split === splitArg);
+  // --corrections file: reviewed corrections (the admins' JSON export) move the gold areas.
+  let correctionsNote: string | undefined;
+  if (argv.includes("--corrections")) {
+    const file = argv[argv.indexOf("--corrections") + 1];
+    if (!file) throw new Error("--corrections needs a file (the reviewed JSON export)");
+    const corrected = applyReviewedCorrections(entries, readReviewedCorrections(file));
+    entries = corrected.entries;
+    correctionsNote = `corrections from ${file}: ${corrected.applied} applied to the gold areas, ${corrected.outside} on documents outside this part (not measured)`;
+  }
   let withoutPhrases: Set<string> | undefined;
   if (argv.includes("--leakage")) {
     const parsed = all.map((entry) => {
@@ -108,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
   lines.push(
     `classifier ${classifierVersion()} — ${splitArg} part: ${entries.length} labelled units (${entries.length - articles} documents, ${articles} articles of laws and EU acts)`,
   );
+  if (correctionsNote) lines.push(correctionsNote);
   if (withoutPhrases) {
     lines.push(`leakage check: ${withoutPhrases.size} keyword phrases that match only held-out documents left out`);
     lines.push(`  ${[...withoutPhrases].join("; ")}`);

@@ -100,8 +100,10 @@ for (const target of databaseTargets()) {
       expect(Object.keys(paths).sort()).toEqual([
         "/api/v1/audit",
         "/api/v1/audit/verify",
+        "/api/v1/corrections",
         "/api/v1/documents",
         "/api/v1/documents/{id}",
+        "/api/v1/documents/{id}/corrections",
         "/api/v1/openapi.json",
         "/api/v1/sources",
         "/api/v1/sources/{id}/run",

@@ -119,7 +119,8 @@ for (const target of databaseTargets()) {
       (await searchDocuments(database, { q, ...extra })).items.map((i) => i.sourceId).sort();
 
     it("ignores accents", async () => {
-      expect(await found("proteccion de datos")).toEqual(["BOE-A-2024-1", "BOE-A-2024-4"]);
+      // "protección de datos" names the data-protection area: its English regulation comes too.
+      expect(await found("proteccion de datos")).toEqual(["32016R0679", "BOE-A-2024-1", "BOE-A-2024-4"]);
       expect(await found("PROTECCIÓN")).toEqual(["BOE-A-2024-1", "BOE-A-2024-4"]);
     });
 
@@ -130,9 +131,34 @@ for (const target of databaseTargets()) {
     });
 
     it("handles phrases and exclusions", async () => {
+      // A phrase is searched as typed: no translations, no area.
       expect(await found('"datos personales"')).toEqual(["BOE-A-2024-1"]);
+      expect(await found('"datos de carácter personal"')).toEqual([]);
       expect(await found("datos -abiertos")).not.toContain("BOE-A-2024-5");
       expect(await found("datos abiertos")).toEqual(["BOE-A-2024-5"]);
+    });
+
+    it("reaches Spanish documents from English queries, the named area's documents first", async () => {
+      // Spanish texts only: "data protection" reaches them through the translations and the area.
+      const english = await searchDocuments(database, { q: "data protection" });
+      expect(english.items.map((i) => i.sourceId).sort()).toEqual(["32016R0679", "BOE-A-2024-1", "BOE-A-2024-4"]);
+      expect(await found("credit institutions")).toEqual(["BOE-A-2024-2"]);
+      // The area's documents rank before a document that only shares a word.
+      const ranked = await searchDocuments(database, { q: "protección de datos" });
+      expect(
+        ranked.items
+          .map((i) => i.sourceId)
+          .slice(0, 3)
+          .sort(),
+      ).toEqual(["32016R0679", "BOE-A-2024-1", "BOE-A-2024-4"]);
+      // Title weighs more than body text: the law naming it in its title first.
+      expect(ranked.items[0]?.sourceId).toBe("BOE-A-2024-1");
+    });
+
+    it("finds word* prefixes", async () => {
+      expect(await found("banc*")).toEqual(["BOE-A-2024-2"]);
+      expect(await found("superv* entidad*")).toEqual(["BOE-A-2024-2"]);
+      expect(await found("zzzq*")).toEqual([]);
     });
 
     it("filters and counts facets", async () => {
@@ -235,3 +261,39 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+describe("relevance over every match (PGlite)", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({});
+    await migrate(database, defaultMigrationsDir);
+    // 600 recent documents that mention the word once in their text, and one old document
+    // about it in its title: ranking only the newest 500 matches (decision 0053) missed it.
+    await database.rows(sql`
+      insert into documents (source, source_id, title, language, titles, published_on, official_url, record, content_hash, body_text)
+      select 'boe', 'BOE-A-2025-' || g, 'Resolución número ' || g, 'es', jsonb_build_object('es', 'Resolución número ' || g),
+        to_char(date '2025-01-01' + g, 'YYYY-MM-DD'), 'https://www.boe.es/', '{"provenance":[]}'::jsonb, md5(g::text),
+        'Texto largo de la resolución que menciona de pasada una subvención entre otras muchas cosas.'
+      from generate_series(1, 600) g`);
+    await database.rows(sql`
+      insert into documents (source, source_id, title, language, titles, published_on, official_url, record, content_hash, body_text)
+      values ('boe', 'BOE-A-2010-1', 'Real Decreto de subvenciones', 'es', '{"es":"Real Decreto de subvenciones"}'::jsonb,
+        '2010-01-01', 'https://www.boe.es/', '{"provenance":[]}'::jsonb, 'x', 'Bases reguladoras de las subvenciones.')`);
+  }, 120_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("puts the best match first however old it is, and pages through every match", async () => {
+    const first = await searchDocuments(database, { q: "subvenciones", limit: 5, facets: false });
+    expect(first.items[0]?.sourceId).toBe("BOE-A-2010-1");
+    let seen = first.items.length;
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const page = await searchDocuments(database, { q: "subvenciones", limit: 100, cursor, facets: false });
+      seen += page.items.length;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toBe(601);
+  });
+});

@@ -12,7 +12,9 @@ import type { Database } from "../../app/.server/db/client.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import * as auditRoute from "../../app/routes/api/audit.ts";
 import * as auditVerifyRoute from "../../app/routes/api/audit-verify.ts";
+import * as correctionsRoute from "../../app/routes/api/corrections.ts";
 import * as documentRoute from "../../app/routes/api/document.ts";
+import * as documentCorrectionsRoute from "../../app/routes/api/document-corrections.ts";
 import * as documentsRoute from "../../app/routes/api/documents.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as openApiRoute from "../../app/routes/api/openapi.ts";
@@ -31,6 +33,7 @@ type RouteModule = {
 const routes: Record<string, RouteModule> = {
   "/api/v1/audit": auditRoute,
   "/api/v1/audit/verify": auditVerifyRoute,
+  "/api/v1/corrections": correctionsRoute,
   "/api/v1/documents": documentsRoute,
   "/api/v1/openapi.json": openApiRoute,
   "/api/v1/sources": sourcesRoute,
@@ -65,6 +68,7 @@ export interface CallOptions {
 const paramRoutes: Array<[RegExp, RouteModule]> = [
   [/^\/api\/v1\/webhooks\/([^/]+)$/, webhookRoute],
   [/^\/api\/v1\/documents\/([^/]+)$/, documentRoute],
+  [/^\/api\/v1\/documents\/([^/]+)\/corrections$/, documentCorrectionsRoute],
   [/^\/api\/v1\/sources\/([^/]+)\/run$/, sourceRunRoute],
 ];
 

@@ -86,3 +86,20 @@ export async function inviteMember(
   );
   return enrol(auth, b);
 }
+
+/** The owner of an organisation made by createOrganizationWithOwnerInvitation, signed in and enrolled. */
+export async function acceptOwnerInvitation(
+  auth: AuthService,
+  url: string,
+  input: { email: string; name?: string },
+): Promise<SignedIn> {
+  const b = browser(`owner-${input.email}`);
+  b.take(
+    await auth.acceptInvitation(
+      url.split("/").at(-1) ?? "",
+      { name: input.name ?? input.email.split("@")[0] ?? "Owner", password: memberPassword },
+      b.meta(),
+    ),
+  );
+  return enrol(auth, b);
+}

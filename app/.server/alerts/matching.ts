@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { and, arrayContains, arrayOverlaps, eq, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
+import { organisationViews } from "../documents/corrections.ts";
 import { reachesLoadedDocument } from "../documents/reach.ts";
 import { deliveriesChannel } from "./inbox.ts";
 import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
@@ -118,6 +119,9 @@ export async function matchDocument(
   const document = await deps.loadDocument(documentId);
   if (!document) return { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
   const { db } = database;
+  // Each organisation's corrections of the areas (documents/corrections.ts): the prefilter lets
+  // through every area any organisation added; each profile is matched on its organisation's view.
+  const views = await organisationViews(db, document);
   const candidates = (await db
     .select()
     .from(alertProfiles)
@@ -125,11 +129,11 @@ export async function matchDocument(
       and(
         eq(alertProfiles.muted, false),
         reachesLoadedDocument(sql`${alertProfiles.organizationId}`, { id: documentId, source: document.source }),
-        ...prefilter(alertProfiles, document),
+        ...prefilter(alertProfiles, views.widened),
       ),
     )) as Profile[];
   const matched = candidates
-    .map((profile) => ({ profile, result: matches(profile, document) }))
+    .map((profile) => ({ profile, result: matches(profile, views.of(profile.organizationId)) }))
     .filter((entry) => entry.result.matched);
   const hooks = await db
     .select({
@@ -146,10 +150,10 @@ export async function matchDocument(
     .where(
       and(
         reachesLoadedDocument(sql`${webhooks.organizationId}`, { id: documentId, source: document.source }),
-        ...prefilter(webhooks, document),
+        ...prefilter(webhooks, views.widened),
       ),
     );
-  const matchedHooks = hooks.filter((hook) => matches(hook, document).matched);
+  const matchedHooks = hooks.filter((hook) => matches(hook, views.of(hook.organizationId)).matched);
 
   // Recipients, read once for every matched profile (outside the transaction: no locks held).
   const userIds = [...new Set(matched.flatMap(({ profile }) => (profile.userId ? [profile.userId] : [])))];
@@ -243,7 +247,11 @@ export async function matchDocument(
     for (const hook of matchedHooks) {
       const payload: WebhookPayload = {
         webhookId: hook.id,
-        body: { type: "document.matched", timestamp: now.toISOString(), data: { webhookId: hook.id, document } },
+        body: {
+          type: "document.matched",
+          timestamp: now.toISOString(),
+          data: { webhookId: hook.id, document: views.of(hook.organizationId) },
+        },
       };
       rows.push({
         id: randomUUID(),

@@ -25,6 +25,7 @@ export type Action =
   | "deliveries.manage"
   | "documents.read"
   | "documents.readers"
+  | "corrections.export"
   | "sources.manage";
 
 export interface MemberInfo {

@@ -9,5 +9,6 @@ export * from "./schema/audit.ts";
 export * from "./schema/auth.ts";
 export * from "./schema/classify.ts";
 export * from "./schema/collab.ts";
+export * from "./schema/corrections.ts";
 export * from "./schema/documents.ts";
 export * from "./schema/site.ts";

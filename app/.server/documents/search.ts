@@ -8,9 +8,11 @@
  * getDocument(database, id): one Document plus text, paragraphs and relations.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { type AreaId, areas as taxonomyAreas } from "../../lib/taxonomy.ts";
+import type { AreaId } from "../../lib/taxonomy.ts";
 import type { Database } from "../db/client.ts";
+import { applyCorrections, correctionsOf } from "./corrections.ts";
 import { reachable } from "./reach.ts";
+import { expandQuery, prefixes } from "./search-expand.ts";
 import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "./types.ts";
 
 export interface SearchParams {
@@ -112,20 +114,66 @@ export function safeSnippet(headline: string): string {
   return escaped.replaceAll(OPEN, "<mark>").replaceAll(CLOSE, "</mark>");
 }
 
-const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
+const configs = { es: sql.raw(`'es_unaccent'::regconfig`), en: sql.raw(`'en_unaccent'::regconfig`) };
 
-/** Areas whose English name or search terms contain the query or are contained in it. */
-export function englishAreasMatching(q: string): AreaId[] {
-  const needle = fold(q);
-  if (needle.length < 4) return [];
-  return taxonomyAreas
-    .filter((area) =>
-      [area.name.en, ...area.searchTerms.en].some((term) => {
-        const folded = fold(term);
-        return folded.includes(needle) || needle.includes(folded);
-      }),
-    )
-    .map((area) => area.id);
+/** The query's tsquery in one language: its words (websearch syntax), its word* prefixes, its translations. */
+function tsquery(lang: "es" | "en", rest: string, prefixTerms: string[], phrases: string[]): SQL {
+  const config = configs[lang];
+  let main: SQL | undefined = rest ? sql`websearch_to_tsquery(${config}, ${rest})` : undefined;
+  for (const prefix of prefixTerms) {
+    const term = sql`to_tsquery(${config}, ${`'${prefix}':*`})`;
+    main = main ? sql`(${main} && ${term})` : term;
+  }
+  // Translations as words, not phrases: a phrase is checked against each row's positions (the
+  // heap), which for a query naming a large area read thousands of vectors.
+  const alternatives = phrases.map((phrase) => sql`plainto_tsquery(${config}, ${phrase})`);
+  const parts = main ? [main, ...alternatives] : alternatives;
+  return parts.length > 0 ? sql`(${sql.join(parts, sql` || `)})` : sql`''::tsquery`;
+}
+
+/** Matches up to this many are all ranked by relevance (decision 0094). */
+export const FULL_RANK_LIMIT = 1000;
+/** Beyond, this many: the named areas' documents first, then the newest. */
+export const RANK_CANDIDATES = 500;
+
+export interface QueryTerms {
+  es: SQL;
+  en: SQL;
+  areas: AreaId[];
+}
+
+/** The tsqueries of q in Spanish and English, with the areas it names (search-expand.ts). */
+export function queryTerms(q: string): QueryTerms {
+  const { prefixes: prefixTerms, rest } = prefixes(q);
+  const expansion = expandQuery(q);
+  return {
+    es: tsquery("es", rest, prefixTerms, expansion.phrases.es),
+    en: tsquery("en", rest, prefixTerms, expansion.phrases.en),
+    areas: expansion.areas,
+  };
+}
+
+/**
+ * A document is of one of these areas for the organisation: its stored labels, less the areas
+ * the organisation marked wrong, plus the ones it added (area_corrections). Without an
+ * organisation, the stored labels. Written so the area index still answers the first part.
+ */
+export function namedAreas(areaIds: readonly string[], organizationId: string | undefined): SQL {
+  const list = sql`array[${sql.join(
+    areaIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`;
+  if (organizationId === undefined) return sql`d.area_ids && ${list}`;
+  return sql`((d.area_ids && ${list} and (not exists (select 1 from area_corrections c where c.organization_id = ${organizationId}
+      and c.document_id = d.id and c.action = 'remove')
+    or exists (select 1 from unnest(d.area_ids) a where a = any(${list}) and a not in (select c.area from area_corrections c
+      where c.organization_id = ${organizationId} and c.document_id = d.id and c.action = 'remove'))))
+    or d.id = any(array(select c.document_id from area_corrections c where c.organization_id = ${organizationId}
+      and c.action = 'add' and c.area = any(${list}))))`;
+}
+
+function hasArea(area: string, organizationId: string | undefined): SQL {
+  return organizationId === undefined ? sql`d.area_ids @> array[${area}]::text[]` : namedAreas([area], organizationId);
 }
 
 /** The -word and -"phrase" terms of a websearch query. */
@@ -175,9 +223,6 @@ interface Row {
   sample: boolean;
 }
 
-/** How many of the newest matches a relevance-ordered search ranks (see searchDocuments). */
-export const RANK_CANDIDATES = 500;
-
 const itemColumns = sql.raw(`d.id, d.source, d.source_id, d.title, d.language, d.titles, d.published_on, d.kind, d.rank,
   d.department, d.jurisdiction, d.areas, d.relevance, d.official_url, d.effective_dates, d.sample`);
 
@@ -217,22 +262,11 @@ export async function searchDocuments(database: Database, params: SearchParams):
   const cursor = params.cursor ? decodeCursor(params.cursor) : {};
 
   const filters: SQL[] = [];
-  if (q) {
-    // A plain English query (no phrase, exclusion or OR) also reaches Spanish documents through
-    // the taxonomy's English area names and search terms, where the stems do not meet:
-    // "money laundering" finds Spanish AML texts.
-    const plain = !/["-]|\bor\b/i.test(q);
-    const viaAreas = plain ? englishAreasMatching(q) : [];
-    const areaMatch =
-      viaAreas.length > 0
-        ? sql` or (d.language = 'es' and (${sql.join(
-            viaAreas.map((id) => sql`${id} = any(d.area_ids)`),
-            sql` or `,
-          )}))`
-        : sql``;
-    filters.push(
-      sql`(d.search_es @@ websearch_to_tsquery('es_unaccent', ${q}) or d.search_en @@ websearch_to_tsquery('en_unaccent', ${q})${areaMatch})`,
-    );
+  const terms = q ? queryTerms(q) : undefined;
+  if (q && terms) {
+    // A plain query also matches the documents of the areas it names (none for "phrases").
+    const named = terms.areas.length > 0 ? namedAreas(terms.areas, params.organizationId) : undefined;
+    filters.push(sql`(d.search_es @@ ${terms.es} or d.search_en @@ ${terms.en}${named ? sql` or ${named}` : sql``})`);
     // An exclusion holds in both languages: a Spanish text matched through its English side
     // (department, labels) must not bring back a word excluded on its Spanish side.
     for (const excluded of exclusions(q)) {
@@ -248,7 +282,7 @@ export async function searchDocuments(database: Database, params: SearchParams):
     if (params.jurisdiction && skip !== "jurisdiction") out.push(sql`d.jurisdiction = ${params.jurisdiction}`);
     if (params.kind && skip !== "kind") out.push(sql`d.kind = ${params.kind}`);
     if (params.relevance && skip !== "relevance") out.push(sql`d.relevance = ${params.relevance}`);
-    if (params.area && skip !== "area") out.push(sql`d.area_ids @> array[${params.area}]::text[]`);
+    if (params.area && skip !== "area") out.push(hasArea(params.area, params.organizationId));
     if (params.from) out.push(sql`d.published_on >= ${params.from}`);
     if (params.to) out.push(sql`d.published_on <= ${params.to}`);
     return out;
@@ -256,9 +290,17 @@ export async function searchDocuments(database: Database, params: SearchParams):
   const where = (parts: SQL[]) => (parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`);
   const all = facetFilters();
 
-  const rank = q
-    ? sql`greatest(ts_rank(d.search_es, websearch_to_tsquery('es_unaccent', ${q})), ts_rank(d.search_en, websearch_to_tsquery('en_unaccent', ${q})))`
-    : sql`0`;
+  // Relevance over every match: the text's weight (title A, department/epigraph/labels B, body C)
+  // in either language, normalised by length so long texts do not win by size alone, plus 1 for
+  // a document of an area the query names (they come first).
+  const boost =
+    q && terms && terms.areas.length > 0
+      ? sql`case when ${namedAreas(terms.areas, params.organizationId)} then 1 else 0 end`
+      : sql`0`;
+  const rank =
+    q && terms
+      ? sql`(greatest(ts_rank(d.search_es, ${terms.es}, 1), ts_rank(d.search_en, ${terms.en}, 1)) + ${boost})`
+      : sql`0`;
   let page: SQL;
   let offset = 0;
   if (sort === "date") {
@@ -267,20 +309,23 @@ export async function searchDocuments(database: Database, params: SearchParams):
       order by d.published_on desc, d.id desc limit ${limit + 1}`;
   } else {
     offset = cursor.o ?? 0;
-    // Ranking reads every candidate's search vectors: a broad word matches thousands of documents
-    // and ranking them all cost most of the query (measured at 100k documents). Relevance orders
-    // the newest RANK_CANDIDATES matches; sort=date pages through every match.
-    // The matches come from the full-text indexes first (a materialised set: walking the date
-    // index and testing each row was the planner's choice for broad words, and 3x slower).
-    page = sql`with matched as materialized (select d.id, d.published_on from documents d where ${where(all)}),
-      candidates as (select id from matched order by published_on desc, id desc limit ${RANK_CANDIDATES})
-      select ${itemColumns}, ${rank} as score from documents d join candidates c on c.id = d.id
-      order by score desc, d.published_on desc, d.id desc limit ${limit + 1} offset ${offset}`;
+    // The matches come from the full-text and area indexes first (a materialised set: walking
+    // the date index and testing each row was the planner's choice for broad words, 3x slower).
+    // Up to FULL_RANK_LIMIT matches are all ranked (decision 0094); beyond, ranking every match
+    // cost seconds at 100k documents (it reads every match's vectors), so the RANK_CANDIDATES
+    // first by a cheap key are ranked: the documents of the areas the query names, then the newest.
+    page = sql`with matched as materialized (select d.id, d.published_on, ${boost} as boost from documents d where ${where(all)}),
+      total as (select count(*)::int as n from matched),
+      candidates as (select id from matched order by boost desc, published_on desc, id desc
+        limit (select case when n <= ${FULL_RANK_LIMIT} then n else ${RANK_CANDIDATES} end from total)),
+      scored as (select d.id, ${rank} as score, d.published_on from documents d join candidates c on c.id = d.id),
+      top as (select id, score from scored order by score desc, published_on desc, id desc limit ${limit + 1} offset ${offset})
+      select ${itemColumns}, t.score from documents d join top t on t.id = d.id`;
   }
   const headline = q
     ? sql`ts_headline(case when p.language = 'en' then 'en_unaccent'::regconfig else 'es_unaccent'::regconfig end,
         replace(replace(left(coalesce(nullif(x.body_text, ''), p.title), 20000), ${OPEN}, ''), ${CLOSE}, ''),
-        case when p.language = 'en' then websearch_to_tsquery('en_unaccent', ${q}) else websearch_to_tsquery('es_unaccent', ${q}) end,
+        case when p.language = 'en' then ${terms?.en ?? sql`''::tsquery`} else ${terms?.es ?? sql`''::tsquery`} end,
         ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "`})`
     : sql`null`;
   const rows = await database.rows<Row & { snippet: string | null; score: number }>(sql`
@@ -290,10 +335,23 @@ export async function searchDocuments(database: Database, params: SearchParams):
 
   const more = rows.length > limit;
   const pageRows = rows.slice(0, limit);
-  const items = pageRows.map((row) => ({
-    ...toItem(row),
-    snippet: row.snippet === null ? null : safeSnippet(row.snippet),
-  }));
+  // The reader's organisation sees its own corrections of the areas (documents/corrections.ts).
+  const corrections =
+    params.organizationId !== undefined
+      ? await correctionsOf(
+          database.db,
+          params.organizationId,
+          pageRows.map((row) => row.id),
+        )
+      : undefined;
+  const items = pageRows.map((row) => {
+    const item = toItem(row);
+    return {
+      ...item,
+      areas: applyCorrections(item.areas, corrections?.get(row.id)),
+      snippet: row.snippet === null ? null : safeSnippet(row.snippet),
+    };
+  });
   const last = pageRows.at(-1);
   const nextCursor =
     !more || !last
@@ -304,10 +362,22 @@ export async function searchDocuments(database: Database, params: SearchParams):
 
   let facets: Facets | null = null;
   if (params.facets !== false) {
-    const areaQuery = () =>
-      database.rows<{ key: string; n: string }>(sql`
+    const areaQuery = async () => {
+      const counts = await database.rows<{ key: string; n: string }>(sql`
         select unnest(d.area_ids) as key, count(*)::text as n from documents d
         where ${where(facetFilters("area"))} group by 1`);
+      if (params.organizationId === undefined) return counts;
+      // The organisation's corrections move its counts: +1 for an added area the stored labels
+      // lack, -1 for a removed one they have (the same filters apply to the corrected documents).
+      const moves = await database.rows<{ key: string; n: number }>(sql`
+        select c.area as key, sum(case when c.action = 'add' and not (c.area = any(d.area_ids)) then 1
+          when c.action = 'remove' and c.area = any(d.area_ids) then -1 else 0 end)::int as n
+        from area_corrections c join documents d on d.id = c.document_id
+        where c.organization_id = ${params.organizationId} and ${where(facetFilters("area"))} group by 1`);
+      const merged = new Map(counts.map((c) => [c.key, Number(c.n)]));
+      for (const move of moves) merged.set(move.key, (merged.get(move.key) ?? 0) + Number(move.n));
+      return [...merged].filter(([, n]) => n > 0).map(([key, n]) => ({ key, n: String(n) }));
+    };
     const column = async (name: "source" | "jurisdiction" | "kind" | "relevance") => {
       const counts = await database.rows<{ key: string | null; n: string }>(
         sql`select d.${sql.raw(name)} as key, count(*)::text as n from documents d where ${where(facetFilters(name))} group by 1`,
@@ -395,8 +465,12 @@ export async function getDocument(
         order by 1, 2`,
   );
   const paragraphs = row.paragraphs ?? [];
+  const item = toItem(row);
+  if (organizationId !== undefined) {
+    item.areas = applyCorrections(item.areas, (await correctionsOf(database.db, organizationId, [id])).get(id));
+  }
   return {
-    ...toItem(row),
+    ...item,
     text: paragraphs.map((p) => p.text).join("\n\n"),
     paragraphs,
     relations: relations.map((r) => ({

@@ -134,7 +134,8 @@ export const docs: DocsMessages = {
     title: "Search",
     lead: 'Search every document from the sources: type words, a "quoted phrase", or leave a word out with -word.',
     q: "Search the text",
-    qHint: 'Examples: data protection · "credit institutions" · money laundering -announcement',
+    qHint:
+      'Examples: data protection · "credit institutions" · money laundering -announcement · cyber* (words starting with “cyber”)',
     submit: "Search",
     filters: "Filters",
     source: "Source",

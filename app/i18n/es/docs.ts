@@ -135,7 +135,8 @@ export const docs = {
     title: "Buscar",
     lead: "Busca en todos los documentos de las fuentes: escribe palabras, una frase «entre comillas» o excluye una palabra con -palabra.",
     q: "Buscar en el texto",
-    qHint: 'Ejemplos: protección de datos · "entidades de crédito" · blanqueo -anuncio',
+    qHint:
+      'Ejemplos: protección de datos · "entidades de crédito" · blanqueo -anuncio · ciber* (palabras que empiezan por «ciber»)',
     submit: "Buscar",
     filters: "Filtros",
     source: "Fuente",

@@ -4,10 +4,18 @@ import { labelHistory } from "../../.server/classify/history";
 import { topicsOfDocument } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
 import { type CollabOutcome, collabAction, collabView } from "../../.server/documents/collab-page";
+import { correctionAction, correctionIntent, correctionsView } from "../../.server/documents/corrections-page";
 import { openDocument } from "../../.server/documents/page";
 import { getDocument } from "../../.server/documents/search";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
+import {
+  AddedBy,
+  CorrectionForm,
+  type CorrectionResult,
+  correctionMessages,
+  RemovedAreas,
+} from "../../components/app/documents/document-corrections";
 import { DocumentText } from "../../components/app/documents/document-text";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
@@ -26,12 +34,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!opened) throw data("Not found", { status: 404 });
   const { document, reasons, readers } = opened;
   const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
-  const [topics, history] = await Promise.all([
+  const [topics, history, corrections] = await Promise.all([
     topicsOfDocument(database.db, member.organizationId, document.id),
     labelHistory(database.db, document.id),
+    correctionsView(database.db, member.organizationId, document.id),
   ]);
   return {
     topics,
+    corrections,
     history,
     backHref: searchReferer(request),
     collab: await collabView(database, member, document.id),
@@ -98,6 +108,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const document = await getDocument(database, params.id, member.organizationId);
   if (!document) throw data("Not found", { status: 404 });
   const meta = requestMeta(request, context);
+  const form = await request.formData();
+  if (form.get("intent") === correctionIntent) {
+    const corrected = await correctionAction(
+      {
+        database,
+        member,
+        locale: appLocale(context),
+        documentId: document.id,
+        origin: { ip: meta.ip, userAgent: meta.userAgent },
+        rematch: (documentId) => services.alerts.queueMatch(documentId),
+      },
+      form,
+    );
+    if (!corrected) throw data("Not found", { status: 404 });
+    return data(corrected, { status: "status" in corrected ? corrected.status : 200 });
+  }
   const outcome = await collabAction(
     {
       database,
@@ -109,15 +135,30 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       mailFrom: services.config?.mailFrom ?? "web@example.com",
       siteUrl: services.config?.siteUrl ?? new URL(request.url).origin,
     },
-    await request.formData(),
+    form,
   );
   if (!outcome) return data<CollabOutcome>({ failure: "not_found", status: 404 }, { status: 400 });
   return data(outcome, { status: "status" in outcome ? outcome.status : 200 });
 }
 
 export default function DocumentPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, document: doc, reasons, readers, collab, annotate, backHref, topics, history } = loaderData;
+  const {
+    locale,
+    document: doc,
+    reasons,
+    readers,
+    collab,
+    annotate,
+    backHref,
+    topics,
+    history,
+    corrections,
+  } = loaderData;
   const result = actionData as CollabResult | undefined;
+  const correctionResult = actionData as CorrectionResult | undefined;
+  const addedBy = new Map<string, (typeof corrections)[number]>(
+    corrections.filter((c) => c.action === "add").map((c) => [c.area, c]),
+  );
   const app = appMessages(locale);
   const t = app.docs.document;
   const reuse =
@@ -274,22 +315,30 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               {doc.areas.length === 0 ? <p className="small">{t.noAreas}</p> : null}
               <ul className="list-unstyled small" data-testid="areas">
                 {doc.areas.map((area) => {
+                  const added = addedBy.get(area.id);
                   const why = area.explanations.length > 0 ? area.explanations.map((e) => e[locale]) : area.reasons;
                   return (
-                    <li key={area.id} className="mb-2">
+                    <li key={area.id} className="mb-2" data-area={area.id}>
                       <span className="fw-semibold">{areaLabel(area.id, locale)}</span>{" "}
-                      <span className="text-body-secondary">
-                        ({fill(t.score, { score: formatScore(area.score, locale) })})
-                      </span>
+                      {added ? (
+                        <span className="badge text-bg-secondary">{correctionMessages(locale).correctedBadge}</span>
+                      ) : (
+                        <span className="text-body-secondary">
+                          ({fill(t.score, { score: formatScore(area.score, locale) })})
+                        </span>
+                      )}
                       <ul className="mb-0">
-                        {why.map((reason) => (
-                          <li key={reason}>{reason}</li>
-                        ))}
+                        {added ? (
+                          <AddedBy correction={added} locale={locale} />
+                        ) : (
+                          why.map((reason) => <li key={reason}>{reason}</li>)
+                        )}
                       </ul>
                     </li>
                   );
                 })}
               </ul>
+              <RemovedAreas corrections={corrections} locale={locale} />
               {topics.length > 0 ? (
                 <>
                   <h3 className="h6">{t.topics}</h3>
@@ -338,6 +387,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               ) : null}
             </div>
           </section>
+          <CorrectionForm locale={locale} result={correctionResult} />
           <section aria-labelledby="doc-relations" className="card mb-3">
             <div className="card-body">
               <h2 id="doc-relations" className="h5">

@@ -61,7 +61,7 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, descr
 export const documentQuerySchema = z.object({
   q: z
     .preprocess(empty, z.string().trim().max(500).optional())
-    .meta({ description: 'Full text (Spanish and English): words, "phrases", -exclusions, OR' }),
+    .meta({ description: 'Full text (Spanish and English): words, "phrases", -exclusions, OR, word* prefixes' }),
   source: optionalEnum(sourceIds, "boe, eurlex or feed"),
   area: optionalEnum(areaIds, "A taxonomy area id (GET /api/v1/taxonomy)"),
   jurisdiction: optionalEnum(jurisdictionIds, "EU, ES or an autonomous community (ES-CT, …)"),
@@ -90,7 +90,7 @@ export const listDocumentsOperation = defineOperation({
   operationId: "listDocuments",
   summary: "Search documents: full text, filters, cursor pagination",
   description:
-    "With `q` the order is by relevance unless `sort=date`; without it, newest first. An English query also finds Spanish documents through the taxonomy's area names.",
+    "With `q` the order is by relevance over every match unless `sort=date`; without it, newest first. Title, department and labels weigh more than the text; a query naming an area (Spanish or English) matches that area's documents and ranks them first (with your organisation's corrections); a query is also searched in its translations (EuroVoc, a glossary), so English queries reach Spanish documents. \"Phrases\", -exclusions, OR and word* prefixes are searched as typed.",
   tags: ["documents"],
   scope: "read",
   query: documentQuerySchema,

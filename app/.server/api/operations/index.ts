@@ -3,6 +3,7 @@
  * for a new module (documents, taxonomy, webhooks, sources…).
  */
 import "./audit.ts";
+import "./corrections.ts";
 import "./documents.ts";
 import "./meta.ts";
 import "./sources.ts";

@@ -366,7 +366,7 @@ export const boeMaterias: Record<string, AreaId> = {
   "856": "public-sector",
   "4144": "public-sector",
   "4350": "public-sector",
-  // From the reference table of observed materias (../shared/fixtures/reference/boe), the
+  // From the reference table of observed materias (fixtures/reference/boe), the
   // codes whose name tells a business area.
   "826": "tax",
   "1672": "tax",

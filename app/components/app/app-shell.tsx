@@ -42,6 +42,7 @@ export function AppShell({
         { to: "/app/admin/members", label: t.nav.members },
         { to: "/app/admin/groups", label: t.nav.groups },
         { to: "/app/admin/topics", label: t.nav.topics },
+        { to: "/app/admin/corrections", label: t.nav.corrections },
         { to: "/app/admin/sources", label: t.nav.sources },
         { to: "/app/admin/deliveries", label: a.nav.deliveries },
         { to: "/app/admin/tokens", label: t.nav.tokens },

@@ -17,6 +17,7 @@ export const app: AppMessages = {
     tokens: "API tokens",
     audit: "Audit trail",
     topics: "Your topics",
+    corrections: "Area corrections",
     signOut: "Sign out",
     userMenu: "User menu",
     language: "Español",

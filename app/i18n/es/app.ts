@@ -16,6 +16,7 @@ export const app = {
     tokens: "Tokens de API",
     audit: "Registro de auditoría",
     topics: "Temas propios",
+    corrections: "Correcciones de áreas",
     signOut: "Cerrar sesión",
     userMenu: "Menú de usuario",
     language: "English",

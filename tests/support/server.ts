@@ -106,7 +106,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
 
   if (options.waitUntilHealthy === false) return server;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join("\n")}`);
     try {

@@ -18,9 +18,9 @@ import { startInProcessServer } from "../support/in-process-server.ts";
 type Server = Awaited<ReturnType<typeof startInProcessServer>>;
 
 const expectedBoe = (() => {
-  const expected = JSON.parse(
-    readFileSync(path.join(sourcesFixturesDir, "expected.json"), "utf8"),
-  ) as { boe: Record<string, string[]> };
+  const expected = JSON.parse(readFileSync(path.join(sourcesFixturesDir, "expected.json"), "utf8")) as {
+    boe: Record<string, string[]>;
+  };
   return new Set(Object.values(expected.boe).flat());
 })();
 

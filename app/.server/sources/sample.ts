@@ -120,7 +120,25 @@ export function createSampleLoader(
             and source_fetches.claimed_at < now() - make_interval(mins => ${staleMinutes})
         returning key`)
     ).length > 0;
-  const release = () => database.rows(sql`delete from source_fetches where key = ${claimKey} and done_at is null`);
+  /** A load cut short (shutdown, failure): its claim is left stale, so the load is "none" and can start again. */
+  const release = () =>
+    database.rows(
+      sql`update source_fetches set claimed_at = 'epoch'::timestamptz where key = ${claimKey} and done_at is null`,
+    );
+  const claimState = async () =>
+    (
+      await database.rows<{ done: boolean; fresh: boolean }>(sql`
+        select done_at is not null as done,
+          claimed_at >= now() - make_interval(mins => ${staleMinutes}) as fresh
+        from source_fetches where key = ${claimKey}`)
+    )[0];
+  /** Loaded by this server (a finished claim), or by `ingest --sample` (sample documents and no claim). */
+  const status = async (): Promise<SampleStatus> => {
+    if (running) return "loading";
+    const row = await claimState();
+    if (row) return row.done ? "loaded" : row.fresh ? "loading" : "none";
+    return (await anySample()) ? "loaded" : "none";
+  };
   const markDone = () => database.rows(sql`update source_fetches set done_at = now() where key = ${claimKey}`);
 
   const run = async (signal: AbortSignal) => {
@@ -139,7 +157,7 @@ export function createSampleLoader(
   return {
     async start() {
       if (stopped || running) return false;
-      if (await anySample()) return false;
+      if ((await status()) !== "none") return false;
       if (!(await claim())) return false;
       controller = new AbortController();
       const signal = controller.signal;
@@ -148,16 +166,7 @@ export function createSampleLoader(
       });
       return true;
     },
-    async status() {
-      if (running) return "loading";
-      const [row] = await database.rows<{ done: boolean; fresh: boolean }>(sql`
-        select done_at is not null as done,
-          claimed_at >= now() - make_interval(mins => ${staleMinutes}) as fresh
-        from source_fetches where key = ${claimKey}`);
-      if (row?.done) return "loaded";
-      if (row?.fresh) return "loading";
-      return (await anySample()) ? "loaded" : "none";
-    },
+    status,
     async stop() {
       stopped = true;
       controller?.abort();

@@ -12,6 +12,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sourcesFixturesDir } from "../../app/.server/fixtures-path.ts";
 import { sampleDays } from "../../app/.server/sources/sample.ts";
+import { htmlProblems } from "../support/html-validator.ts";
 import { httpClient, httpPassword, setupOwnerOverHttp } from "../support/http-session.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 
@@ -65,6 +66,7 @@ describe("sample data from the setup page", () => {
     expect(box).not.toContain("checked");
     expect(html).toContain("los días del BOE y los actos de la UE grabados");
     expect(html).toContain("«Muestra»");
+    expect(await htmlProblems(html)).toEqual([]);
   });
 
   it("with the box checked, stores the recorded documents in the background and audits the choice", async () => {
@@ -127,6 +129,7 @@ describe("sample data without the box, then from the Sources page", () => {
     const page = await (await ana.request("/app/admin/sources")).text();
     expect(page).toContain('data-status="none"');
     expect(page).toContain("Cargar los datos de muestra");
+    expect(await htmlProblems(page)).toEqual([]);
   });
 
   it("loads the sample when the admin asks, audited, and shows it loading then loaded", async () => {

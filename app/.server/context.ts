@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import type { ContactService } from "./contact/service.ts";
 import type { IngestJobs } from "./jobs/ingest-jobs.ts";
 import type { Logger } from "./logger.ts";
+import type { SampleLoader } from "./sources/sample.ts";
 
 export interface AppServices {
   config: Config;
@@ -24,6 +25,8 @@ export interface AppServices {
   classification: ClassifyService;
   /** Ingestion jobs' "run now" (POST /api/v1/sources/{id}/run, the Sources page); undefined in tests and in-memory runs. */
   ingestJobs?: IngestJobs | undefined;
+  /** The bundled recorded sample's background load (setup page, Sources page); undefined in hand-built services. */
+  sample?: SampleLoader | undefined;
 }
 
 export interface RequestInfo {

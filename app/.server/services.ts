@@ -20,6 +20,7 @@ import { createJobs, type IngestJobs } from "./jobs/ingest-jobs.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
+import { createSampleLoader } from "./sources/sample.ts";
 
 export interface ServiceOptions {
   /** The committed SQL migrations (the project's drizzle/ folder). */
@@ -95,6 +96,16 @@ export async function createServices(config: Config, log: Logger, options: Servi
         },
       })
     : undefined;
+  // The bundled recorded sample, loaded in the background on an admin's request (setup, Sources page).
+  const sample = createSampleLoader({
+    database,
+    log,
+    classify: (doc) => classify(doc),
+    onDocument: async (documentId) => {
+      await classification.documentStored(documentId);
+      await alerts.queueMatch(documentId);
+    },
+  });
   // --- end sources ---
   let contacts: ContactService | undefined;
   // --- audit trail and REST API (issue 10, branch audit) ---
@@ -118,6 +129,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     alerts,
     classification,
     ingestJobs,
+    sample,
   };
 
   let readyAt = 0;
@@ -176,6 +188,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       stopped = true;
       alerts.closeStreams();
       // Ingestion first (it queues matching), then the alerts (jobs, delivery worker after its current sends, hub).
+      await sample.stop().catch(() => {}); // sources: the sample load stops after its current day
       await ingestJobs?.stop().catch(() => {}); // sources
       await Promise.all([worker.stop(), alerts.stop(), classification.stop().catch(() => {})]);
       await database.close();

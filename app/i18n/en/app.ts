@@ -80,6 +80,9 @@ export const app: AppMessages = {
     email: "Your email",
     password: "Password (at least 12 characters)",
     submit: "Create organisation",
+    sample: "Load the sample data: the recorded BOE days and EU acts bundled with the installation, marked “Sample”",
+    sampleHint:
+      "They load in the background, without network access, and go through classification and alerts like any document. You can also load them later from Sources.",
     invalid:
       "This setup link is not valid, has expired or has already been used. Restart the server for a new one if there is no account yet.",
   },

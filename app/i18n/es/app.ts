@@ -80,6 +80,10 @@ export const app = {
     email: "Tu correo electrónico",
     password: "Contraseña (mínimo 12 caracteres)",
     submit: "Crear organización",
+    sample:
+      "Cargar los datos de muestra: los días del BOE y los actos de la UE grabados que trae la instalación, marcados como «Muestra»",
+    sampleHint:
+      "Se cargan en segundo plano, sin conexión a internet, y pasan por la clasificación y las alertas como cualquier documento. También puedes cargarlos más tarde desde Fuentes.",
     invalid:
       "Este enlace de configuración no es válido, ha caducado o ya se ha usado. Reinicia el servidor para obtener uno nuevo si todavía no hay ninguna cuenta.",
   },

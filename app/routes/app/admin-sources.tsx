@@ -11,6 +11,7 @@ import {
   requestSourceRun,
 } from "../../.server/sources/admin";
 import { failureStatus } from "../../.server/sources/errors";
+import { requestSampleLoad, type SampleStatus } from "../../.server/sources/sample";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/admin-sources";
@@ -22,8 +23,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(servicesContext).api.database.db;
   const sources = await listSources(db, member.organizationId);
   const backfill = await backfillProgress(db);
+  const sampleLoader = context.get(servicesContext).sample;
+  const sample: SampleStatus | null = sampleLoader ? await sampleLoader.status() : null;
   return {
     locale: appLocale(context),
+    sample,
     sources: sources.map((source) => ({
       ...source,
       lastSuccessAt: source.lastSuccessAt?.toISOString() ?? null,
@@ -42,8 +46,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-type Notice = { notice: "queued" | "alreadyQueued" | "added" | "removed"; name: string };
-type Failure = { failure: "off" | "duplicate" | "not_found"; errors?: undefined; values?: undefined };
+type Notice = {
+  notice: "queued" | "alreadyQueued" | "added" | "removed" | "sampleStarted" | "sampleAlready";
+  name: string;
+};
+type Failure = { failure: "off" | "duplicate" | "not_found" | "sampleOff"; errors?: undefined; values?: undefined };
 type Invalid = { failure?: undefined; errors: Record<string, string[]>; values: { name: string; url: string } };
 
 /** Run now, add a feed, remove a feed: each audited in the transaction of its change. */
@@ -74,6 +81,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const source = sources.find((s) => s.id === id);
     const name = source?.name ?? (source ? t.sourceNames[source.type] : id);
     return data<Notice>({ notice: outcome.jobId ? "queued" : "alreadyQueued", name }, { status: 202 });
+  }
+
+  if (intent === "sample") {
+    if (!services.sample) return data<Failure>({ failure: "sampleOff" }, { status: 503 });
+    const started = await requestSampleLoad(
+      services.api.database,
+      services.sample,
+      { ...audit, organizationId: member.organizationId },
+      "sources_page",
+    );
+    return data<Notice>({ notice: started ? "sampleStarted" : "sampleAlready", name: "" }, { status: 202 });
   }
 
   if (intent === "add") {
@@ -133,7 +151,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminSources({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, sources, backfill } = loaderData;
+  const { locale, sources, backfill, sample } = loaderData;
   const app = appMessages(locale);
   const t = app.docs.admin;
   const result = actionData as Notice | Failure | Invalid | undefined;
@@ -147,10 +165,22 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
         ? fill(t.alreadyQueued, { source: notice.name })
         : notice.notice === "added"
           ? fill(t.added, { name: notice.name })
-          : t.removed
+          : notice.notice === "sampleStarted"
+            ? t.sampleStarted
+            : notice.notice === "sampleAlready"
+              ? t.sampleAlready
+              : t.removed
     : undefined;
   const failureText =
-    failure === "off" ? t.off : failure === "duplicate" ? t.duplicate : failure ? app.errors.not_found : undefined;
+    failure === "off"
+      ? t.off
+      : failure === "duplicate"
+        ? t.duplicate
+        : failure === "sampleOff"
+          ? t.sampleOff
+          : failure
+            ? app.errors.not_found
+            : undefined;
   const label = (source: (typeof sources)[number]) => source.name ?? app.docs.sourceNames[source.type];
   const feeds = sources.filter((source) => source.type === "feed");
   return (
@@ -160,6 +190,7 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
       <FormAlert kind="success">{noticeText}</FormAlert>
       <FormAlert kind="danger">{failureText}</FormAlert>
       {backfill ? <BackfillProgress backfill={backfill} t={t} /> : null}
+      {sample ? <SampleData status={sample} t={t} /> : null}
       <div className="table-responsive position-relative mb-4">
         <table className="table align-middle" data-testid="sources">
           <thead>
@@ -340,6 +371,30 @@ function BackfillProgress({
               : ""}
         </p>
       </div>
+    </section>
+  );
+}
+
+/** The bundled recorded sample: loaded, loading, or a button to load it. */
+function SampleData({ status, t }: { status: SampleStatus; t: ReturnType<typeof appMessages>["docs"]["admin"] }) {
+  return (
+    <section className="mb-4" aria-labelledby="sample-heading" data-testid="sample" data-status={status}>
+      <h2 id="sample-heading" className="h6">
+        {t.sampleTitle}
+      </h2>
+      {status === "none" ? (
+        <Form method="post" className="d-flex flex-wrap gap-2 align-items-center">
+          <input type="hidden" name="intent" value="sample" />
+          <p className="small mb-0 me-auto">{t.sampleNone}</p>
+          <button type="submit" className="btn btn-sm btn-outline-primary">
+            {t.sampleLoad}
+          </button>
+        </Form>
+      ) : (
+        <p className="small mb-0" role="status">
+          {status === "loading" ? t.sampleLoading : t.sampleLoaded}
+        </p>
+      )}
     </section>
   );
 }

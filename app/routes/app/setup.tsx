@@ -1,7 +1,9 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, requestMeta, withCookies } from "../../.server/auth/guard";
-import { requestContext, servicesContext } from "../../.server/context";
+import type { RequestMeta } from "../../.server/auth/service";
+import { type AppServices, requestContext, servicesContext } from "../../.server/context";
+import { requestSampleLoad, setupOwner } from "../../.server/sources/sample";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
@@ -18,15 +20,33 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const locale = appLocale(context);
-  const parsed = parseForm(setupSchema(locale), await request.formData());
+  const form = await request.formData();
+  const parsed = parseForm(setupSchema(locale), form);
   if (!parsed.ok) return invalidForm(parsed.errors);
+  const services = context.get(servicesContext);
+  const meta = requestMeta(request, context);
   try {
-    const cookies = await context
-      .get(servicesContext)
-      .auth.completeSetup(params.token, { ...parsed.data, locale }, requestMeta(request, context));
+    const cookies = await services.auth.completeSetup(params.token, { ...parsed.data, locale }, meta);
+    if (form.get("loadSample") === "on") await startSample(services, parsed.data.email, meta);
     return redirect("/app/mfa", { headers: withCookies(cookies) });
   } catch (error) {
     return authFailure(error, context.get(requestContext).log);
+  }
+}
+
+/** The setup's "load the sample" box: started in the background and audited; a failure here never undoes the setup. */
+async function startSample(services: AppServices, email: string, meta: RequestMeta) {
+  try {
+    const owner = await setupOwner(services.api.database, email);
+    if (!owner || !services.sample) throw new Error("no owner or no sample loader after setup");
+    await requestSampleLoad(
+      services.api.database,
+      services.sample,
+      { ...owner, ip: meta.ip, userAgent: meta.userAgent },
+      "setup",
+    );
+  } catch (error) {
+    services.log.error({ err: error }, "sample data not started after setup");
   }
 }
 
@@ -67,6 +87,21 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
                 label={t.setup.password}
                 errors={errors?.password}
               />
+              <div className="form-check mb-3">
+                <input
+                  className="form-check-input"
+                  type="checkbox"
+                  name="loadSample"
+                  id="loadSample"
+                  aria-describedby="loadSample-hint"
+                />
+                <label className="form-check-label" htmlFor="loadSample">
+                  {t.setup.sample}
+                </label>
+                <div id="loadSample-hint" className="form-text">
+                  {t.setup.sampleHint}
+                </div>
+              </div>
               <button type="submit" className="btn btn-primary" disabled={busy}>
                 {t.setup.submit}
               </button>

@@ -19,14 +19,14 @@ export default function handleRequest(
 ) {
   const userAgent = request.headers.get("user-agent");
   if (responseStatusCode >= 400 && userAgent && isbot(userAgent)) {
-    // Crawlers get no error page: log it and answer with the status alone.
+    // Crawlers (and plain HTTP clients, which isbot counts as such) get no error page: log it
+    // and answer with the status alone, keeping the route's headers (a 429's Retry-After,
+    // Cache-Control, cookies).
     loadContext
       .get(requestContext)
       .log.warn({ status: responseStatusCode, userAgent }, "error page not rendered for a crawler");
-    return new Response(`${responseStatusCode}\n`, {
-      status: responseStatusCode,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
+    responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
+    return new Response(`${responseStatusCode}\n`, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce } = loadContext.get(requestContext);
   const { config } = loadContext.get(servicesContext);

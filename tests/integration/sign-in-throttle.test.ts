@@ -128,4 +128,21 @@ describe("sign-in throttle over HTTP (built server)", () => {
     expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused?.headers.get("cache-control")).toContain("no-store");
   }, 120_000);
+
+  it("keeps Retry-After for a plain HTTP client, which gets no error page", async () => {
+    // Node's fetch says "node": isbot takes it for a crawler, whose answer once lost the route's headers.
+    let refused: Response | undefined;
+    for (let i = 0; i < 7 && !refused; i++) {
+      const response = await fetch(`${server.url}/app/login`, {
+        method: "POST",
+        body: new URLSearchParams({ intent: "password", email: "script@throttle.example", password: `wrong-${i}` }),
+        headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      });
+      await response.text();
+      if (response.status === 429) refused = response;
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused?.headers.get("cache-control")).toContain("no-store");
+  }, 120_000);
 });

@@ -20,6 +20,7 @@ import { searchDocuments } from "../../app/.server/documents/search.ts";
 import { storeDocument } from "../../app/.server/documents/store.ts";
 import type { SourceDocument } from "../../app/.server/documents/types.ts";
 import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { ensureMember } from "../support/api-tokens.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
@@ -115,9 +116,13 @@ for (const target of databaseTargets()) {
         .returning({ id: alertProfiles.id });
       profiles.a = a?.id ?? "";
       profiles.b = b?.id ?? "";
-      const token = async (organizationId: string, scope: "read" | "admin", createdBy: string) =>
-        (await createApiToken(database.db, { organizationId, name: `${organizationId} ${scope}`, scope, createdBy }))
-          .token;
+      // A token works only while its creator is an admin of its organisation (api/tokens.ts).
+      const token = async (organizationId: string, scope: "read" | "admin", createdBy: string) => {
+        await ensureMember(database, { organizationId, userId: createdBy });
+        return (
+          await createApiToken(database.db, { organizationId, name: `${organizationId} ${scope}`, scope, createdBy })
+        ).token;
+      };
       tokens.readA = await token("org-a", "read", "user-a");
       tokens.adminA = await token("org-a", "admin", "user-a");
       tokens.readB = await token("org-b", "read", "user-b");

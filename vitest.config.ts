@@ -9,6 +9,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          sequence: { groupOrder: 0 },
           // Some unit tests open an in-memory PGlite, which takes seconds on a busy 2-core machine.
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -20,6 +21,10 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // These files mostly wait (servers starting, jobs, timers, SMTP and HTTP peers): three at
+          // a time keep a 2-core machine busy; one at a time (the default there) took ~21 minutes.
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 90_000,
           setupFiles: ["tests/support/fail-on-console-error.ts"],
@@ -30,6 +35,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 90_000,
           // One browser at a time on a 2-core machine.

@@ -1,6 +1,6 @@
 /**
- * Ingestion jobs on pg-boss 12, on PGlite (custom `db` adapter over Database.query) and on
- * PostgreSQL across instances. Schedules in Europe/Madrid: BOE hourly, and in its publication
+ * Ingestion jobs on the process's job kernel (kernel/kernel.ts: pg-boss 12 on PGlite and on
+ * PostgreSQL across instances; a kernel of its own when none is given: tests, tools). Schedules in Europe/Madrid: BOE hourly, and in its publication
  * window (BOE_WATCH_WINDOW, default Monday to Saturday 07:00-10:00) today's summary is watched
  * every BOE_WATCH_SECONDS (default 30) with conditional requests: a summary still at the
  * version last ingested costs the source a 304 and nothing else (with the watch off, the
@@ -18,11 +18,11 @@
  * does nothing. runSourceNow(sourceId) is the admin's "run now".
  */
 import { sql } from "drizzle-orm";
-import { PgBoss } from "pg-boss";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { sourceFeeds } from "../db/schema/documents.ts";
 import type { Classify } from "../documents/store.ts";
+import { createKernel, type Kernel } from "../kernel/kernel.ts";
 import { createSourceClients, type SourceClients, type SummaryVersion } from "../sources/clients.ts";
 import { type IngestLog, type IngestResult, ingestBoeDay, ingestEurlex, ingestFeed } from "../sources/ingest.ts";
 import { instancePacer } from "../sources/pacing.ts";
@@ -34,7 +34,6 @@ import {
   secondsLeft,
   startBackfill,
 } from "../sources/progress.ts";
-import { bossDb, startBoss } from "./boss.ts";
 
 export const QUEUES = {
   boe: "ingest-boe",
@@ -55,6 +54,8 @@ export interface JobsOptions {
     alerts?: Pick<Config["alerts"], "allowPrivateWebhookUrls">;
   };
   log: IngestLog;
+  /** The process's kernel (services.ts starts and stops it); absent: the jobs get one of their own. */
+  kernel?: Kernel | undefined;
   classify?: Classify | undefined;
   onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
   /** Tests: injected clients (e.g. pointed at a replay server with a high rate). */
@@ -167,13 +168,9 @@ export function createJobs(options: JobsOptions): IngestJobs {
       handled >= counts.daysTotal ? "backfill finished" : `backfill ${handled}/${counts.daysTotal} days`,
     );
   };
-  const boss = new PgBoss({
-    db: bossDb(database),
-    backend: database.kind === "pglite" ? "pglite" : "postgres",
-    schema: "pgboss",
-  });
-  boss.on("error", (error: unknown) => log.error({ err: error }, "job queue error"));
-  let started = false;
+  const ownKernel = !options.kernel;
+  const kernel = options.kernel ?? createKernel({ database, log });
+  const registered = enabled.length > 0;
   const minutes = Math.max(1, Math.round(config.sources.intervalSeconds / 60));
   const every = minutes >= 60 ? "0" : `*/${minutes}`;
 
@@ -193,7 +190,7 @@ export function createJobs(options: JobsOptions): IngestJobs {
     }
     let queued = 0;
     for (const date of missing) {
-      const id = await boss.send(QUEUES.backfill, { date }, { singletonKey: dayKey(date), singletonSeconds: 3600 });
+      const id = await kernel.send(QUEUES.backfill, { date }, { singletonKey: dayKey(date), singletonSeconds: 3600 });
       if (id) queued++;
     }
     // Days already queued by an earlier start in the last hour are not queued twice.
@@ -202,11 +199,11 @@ export function createJobs(options: JobsOptions): IngestJobs {
   /** In the window, every watch.seconds: one conditional check of today's summary across instances. */
   const startWatch = () => {
     const tick = async () => {
-      if (!started) return;
+      if (!kernel.started) return;
       try {
         if (inWatchWindow(watch)) {
           const date = madridDate();
-          await boss.send(QUEUES.boe, { date, watch: true } satisfies BoeJob, {
+          await kernel.send(QUEUES.boe, { date, watch: true } satisfies BoeJob, {
             singletonKey: `boe:watch:${date}`,
             singletonSeconds: watch.seconds,
           });
@@ -214,12 +211,12 @@ export function createJobs(options: JobsOptions): IngestJobs {
       } catch (error) {
         log.warn({ err: error }, "BOE watch could not queue a check");
       }
-      if (started) watchTimer = setTimeout(tick, watch.seconds * 1000);
+      if (kernel.started) watchTimer = setTimeout(tick, watch.seconds * 1000);
     };
     watchTimer = setTimeout(tick, 0);
   };
   const queueFeed = (feedId: string) =>
-    boss.send(QUEUES.feed, { feedId }, { singletonKey: `feed:${feedId}`, singletonSeconds: 30 });
+    kernel.send(QUEUES.feed, { feedId }, { singletonKey: `feed:${feedId}`, singletonSeconds: 30 });
   const queueAllFeeds = async () => {
     const feeds = await database.db.select({ id: sourceFeeds.id }).from(sourceFeeds);
     let queued = 0;
@@ -227,84 +224,85 @@ export function createJobs(options: JobsOptions): IngestJobs {
     return queued;
   };
 
-  return {
-    async start() {
-      if (enabled.length === 0 || started) return;
-      await startBoss(boss, log);
-      started = true;
-      for (const name of Object.values(QUEUES)) await boss.createQueue(name);
-      await boss.work<BoeJob>(QUEUES.boe, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-        const data = job?.data ?? {};
-        const today = madridDate();
-        const date = data.date ?? today;
-        try {
-          const fresh = data.date && !data.watch ? 0 : config.sources.intervalSeconds;
-          const result = await ingestBoeDay(deps(fresh, date === today), date, {
-            seen: data.watch ? versions.get(date) : undefined,
-          });
-          remember(date, result);
-        } finally {
-          if (data.backfill) await queueBackfill(today);
-        }
-      });
-      await boss.work<{ date: string }>(QUEUES.backfill, { batchSize: 1 }, async ([job]) => {
-        const date = job?.data?.date;
-        if (!date || (await dayDone(date))) return;
-        try {
-          const result = await ingestBoeDay(deps(0), date);
-          if (result.failed.length === 0) await markDayDone(date);
-          await countBackfillDay(date, true, result.created);
-        } catch (error) {
-          await countBackfillDay(date, false, 0);
-          throw error;
-        }
-      });
-      await boss.work(QUEUES.eurlex, { batchSize: 1 }, async () => {
-        await ingestEurlex(deps(config.sources.intervalSeconds));
-      });
-      await boss.work<{ feedId: string }>(QUEUES.feed, { batchSize: 1 }, async ([job]) => {
-        // A feed removed since it was queued is not an error.
-        if (job?.data?.feedId) await ingestFeed(deps(0), job.data.feedId).catch(feedGone);
-      });
-      await boss.work(QUEUES.feeds, { batchSize: 1 }, async () => {
-        await queueAllFeeds();
-      });
-      // Admins' RSS/Atom feeds: every interval during the day, whichever official sources run.
-      await boss.schedule(QUEUES.feeds, `${every} 6-20 * * *`, null, { tz: TZ, key: "day" });
-      if (enabled.includes("boe")) {
-        if (watch.seconds > 0) {
-          // The watch replaces the window's poll (a stale schedule from an older version goes).
-          await boss.unschedule(QUEUES.boe, "window").catch(() => {});
-          startWatch();
-        } else await boss.schedule(QUEUES.boe, `${every} 7-9 * * 1-6`, null, { tz: TZ, key: "window" });
-        await boss.schedule(QUEUES.boe, "0 * * * *", null, { tz: TZ, key: "hourly" });
-        // Today first (one summary request per instance's start); its run queues the missing past days when it is over.
-        await boss.send(QUEUES.boe, { backfill: Boolean(config.sources.since) } satisfies BoeJob);
+  if (registered) {
+    kernel.queue<BoeJob>(QUEUES.boe, { pollingIntervalSeconds: 1 }, async (data) => {
+      const today = madridDate();
+      const date = data.date ?? today;
+      try {
+        const fresh = data.date && !data.watch ? 0 : config.sources.intervalSeconds;
+        const result = await ingestBoeDay(deps(fresh, date === today), date, {
+          seen: data.watch ? versions.get(date) : undefined,
+        });
+        remember(date, result);
+      } finally {
+        if (data.backfill) await queueBackfill(today);
       }
-      if (enabled.includes("eurlex")) {
-        await boss.schedule(QUEUES.eurlex, `${every} 6-20 * * *`, null, { tz: TZ, key: "day" });
+    });
+    kernel.queue<{ date?: string }>(QUEUES.backfill, {}, async ({ date }) => {
+      if (!date || (await dayDone(date))) return;
+      try {
+        const result = await ingestBoeDay(deps(0), date);
+        if (result.failed.length === 0) await markDayDone(date);
+        await countBackfillDay(date, true, result.created);
+      } catch (error) {
+        await countBackfillDay(date, false, 0);
+        throw error;
+      }
+    });
+    kernel.queue(QUEUES.eurlex, {}, async () => {
+      await ingestEurlex(deps(config.sources.intervalSeconds));
+    });
+    kernel.queue<{ feedId?: string }>(QUEUES.feed, {}, async ({ feedId }) => {
+      // A feed removed since it was queued is not an error.
+      if (feedId) await ingestFeed(deps(0), feedId).catch(feedGone);
+    });
+    kernel.queue(QUEUES.feeds, {}, async () => {
+      await queueAllFeeds();
+    });
+    // Admins' RSS/Atom feeds: every interval during the day, whichever official sources run.
+    kernel.schedule(QUEUES.feeds, `${every} 6-20 * * *`, null, { tz: TZ, key: "day" });
+    if (enabled.includes("boe")) {
+      if (watch.seconds > 0) {
+        // The watch replaces the window's poll (a stale schedule from an older version goes).
+        kernel.unschedule(QUEUES.boe, "window");
+      } else kernel.schedule(QUEUES.boe, `${every} 7-9 * * 1-6`, null, { tz: TZ, key: "window" });
+      kernel.schedule(QUEUES.boe, "0 * * * *", null, { tz: TZ, key: "hourly" });
+    }
+    if (enabled.includes("eurlex")) {
+      kernel.schedule(QUEUES.eurlex, `${every} 6-20 * * *`, null, { tz: TZ, key: "day" });
+    }
+    kernel.afterStart("ingestion jobs", async () => {
+      if (enabled.includes("boe")) {
+        if (watch.seconds > 0) startWatch();
+        // Today first (one summary request per instance's start); its run queues the missing past days when it is over.
+        await kernel.send(QUEUES.boe, { backfill: Boolean(config.sources.since) } satisfies BoeJob);
       }
       log.info({ sources: enabled, intervalMinutes: minutes }, "ingestion jobs started");
+    });
+    kernel.beforeStop(() => clearTimeout(watchTimer));
+  }
+  const running = () => registered && kernel.started;
+
+  return {
+    async start() {
+      if (ownKernel) await kernel.start();
     },
     async stop() {
-      if (!started) return;
-      started = false;
-      clearTimeout(watchTimer);
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      if (ownKernel) await kernel.stop();
     },
     async runSourceNow(sourceId, runOptions = {}) {
-      if (!started) return null;
+      if (!running()) return null;
       if (sourceId === "boe") {
         const date = runOptions.date ?? madridDate();
-        return boss.send(QUEUES.boe, { date }, { singletonKey: `${dayKey(date)}:now`, singletonSeconds: 30 });
+        return kernel.send(QUEUES.boe, { date }, { singletonKey: `${dayKey(date)}:now`, singletonSeconds: 30 });
       }
       if (sourceId === "eurlex")
-        return boss.send(QUEUES.eurlex, {}, { singletonKey: "eurlex:now", singletonSeconds: 30 });
+        return kernel.send(QUEUES.eurlex, {}, { singletonKey: "eurlex:now", singletonSeconds: 30 });
       if (/^[0-9a-f-]{36}$/i.test(sourceId)) return queueFeed(sourceId);
       throw new Error(`unknown source "${sourceId}"`);
     },
     async runFeedsNow() {
-      if (!started) return 0;
+      if (!running()) return 0;
       return queueAllFeeds();
     },
   };

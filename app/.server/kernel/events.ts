@@ -7,8 +7,7 @@
  * which pg-boss retries from the first subscriber: subscribers must be idempotent.
  * Jobs off (tests, in-memory runs): publish runs the subscribers now, in this process.
  */
-import type { Logger } from "../logger.ts";
-import type { Kernel } from "./kernel.ts";
+import type { Kernel, KernelLog } from "./kernel.ts";
 
 export interface Subscriber<T> {
   /** Names it in logs ("alerts: matching"). */
@@ -27,7 +26,7 @@ export interface KernelEvent<T extends object> {
 
 export function defineEvent<T extends object>(
   kernel: Kernel,
-  log: Logger,
+  log: KernelLog,
   name: string,
   subject: (event: T) => string,
 ): KernelEvent<T> {

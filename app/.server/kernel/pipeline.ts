@@ -5,9 +5,9 @@
  */
 import type { AlertsService } from "../alerts/service.ts";
 import type { ClassifyService } from "../classify/service.ts";
-import type { Logger } from "../logger.ts";
+
 import { defineEvent, type KernelEvent } from "./events.ts";
-import type { Kernel } from "./kernel.ts";
+import type { Kernel, KernelLog } from "./kernel.ts";
 
 export interface DocumentStored {
   documentId: string;
@@ -25,7 +25,7 @@ export interface DocumentEvents {
 }
 
 /** The events' queues on the kernel (before the capabilities that publish them). */
-export function defineDocumentEvents(kernel: Kernel, log: Logger): DocumentEvents {
+export function defineDocumentEvents(kernel: Kernel, log: KernelLog): DocumentEvents {
   return {
     documentStored: defineEvent<DocumentStored>(kernel, log, "document-stored", (e) => e.documentId),
     labelsChanged: defineEvent<LabelsChanged>(kernel, log, "labels-changed", (e) => e.documentId),

@@ -59,7 +59,7 @@ export default function AppHome({ loaderData }: Route.ComponentProps) {
   const app = appMessages(locale);
   const t = app.docs.home;
   const n = app.docs.notices;
-  const failingNames = sources.failing.map((s) => s.name ?? app.docs.sourceNames[s.type]).join(", ");
+  const failingNames = sources.failing.map((s) => s.name ?? s.labels[locale]).join(", ");
   const sourcesLink = loaderData.canManageSources ? (
     <>
       {" "}

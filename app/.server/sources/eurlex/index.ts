@@ -10,7 +10,7 @@ const QUEUE = "ingest-eurlex";
 
 export const eurlexSource = defineSource({
   id: "eurlex",
-  labels: { es: "EUR-Lex", en: "EUR-Lex" },
+  labels: { es: "EUR-Lex · Diario Oficial de la UE", en: "EUR-Lex · Official Journal of the EU" },
   descriptions: {
     es: "Diario Oficial de la Unión Europea, serie L: actos legislativos y no legislativos.",
     en: "Official Journal of the European Union, L series: legislative and non-legislative acts.",

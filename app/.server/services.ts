@@ -1,4 +1,4 @@
-/** The app's long-lived services: database, contact store, rate limiter, mail outbox worker, alerts (hub, delivery worker, jobs). */
+/** The app's long-lived services: database, job kernel, contact store, rate limiter, mail outbox worker, alerts (hub, delivery worker), classification, ingestion. */
 import path from "node:path";
 import { type AlertsService, createAlertsService } from "./alerts/service.ts";
 import { type ApiServices, createApiServices } from "./api/service.ts";
@@ -17,6 +17,8 @@ import type { AppServices } from "./context.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { createJobs, type IngestJobs } from "./jobs/ingest-jobs.ts";
+import { createKernel, type Kernel } from "./kernel/kernel.ts";
+import { defineDocumentEvents, subscribeDocumentPipeline } from "./kernel/pipeline.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
@@ -41,6 +43,8 @@ export interface Services {
   alerts: AlertsService;
   /** Ingestion jobs (issue 11): undefined in tests and in-memory runs; runSourceNow backs POST /api/v1/sources/{id}/run. */
   ingestJobs: IngestJobs | undefined;
+  /** The process's one job kernel (pg-boss): every capability's queues and schedules. */
+  kernel: Kernel;
   /** Migrations, then the outbox worker, the alerts and the jobs. */
   start(): Promise<void>;
   /** Shutdown has begun: end the long-lived answers (SSE) so that the HTTP server can close. */
@@ -70,42 +74,29 @@ export async function createServices(config: Config, log: Logger, options: Servi
     log,
   });
   // Jobs (pg-boss) are off in tests and in-memory runs: no test polls the real sources, and
-  // matching then runs inline (services.alerts.matchNow, `npm run platform -- alerts:match`).
+  // queued work (matching, the pipeline's events) then runs inline, in the caller.
   const jobsOn = !options.inMemory && config.env !== "test";
+  const kernel = createKernel({ database, databaseUrl: config.databaseUrl, log, enabled: jobsOn });
+  // What follows a stored document, in order: kernel/pipeline.ts.
+  const events = defineDocumentEvents(kernel, log);
+  const documentStored = (documentId: string, isNew: boolean) => events.documentStored.publish({ documentId, isNew });
   // --- alerts (issue 13): hub, delivery worker, matching, digests, purge ---
-  const alerts = createAlertsService({ config, database, transport, log, jobs: jobsOn, pollMs: options.pollMs });
+  const alerts = createAlertsService({ config, database, transport, log, kernel, pollMs: options.pollMs });
   // --- end alerts ---
-  // Reclassification and organisations' topics (issue 12); changed labels are matched again.
+  // Reclassification and organisations' topics (issue 12).
   const classification = createClassifyService({
     database,
     log,
-    jobs: jobsOn,
-    onLabelsChanged: (documentId) => alerts.queueMatch(documentId),
+    kernel,
+    onLabelsChanged: (documentId) => events.labelsChanged.publish({ documentId }),
   });
+  subscribeDocumentPipeline(events, { classification, alerts });
   // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
   const ingestJobs = jobsOn
-    ? createJobs({
-        database,
-        config,
-        log,
-        classify: (doc) => classify(doc),
-        // A new or changed (so reclassified) document is matched against the profiles, once across instances.
-        onDocument: async (documentId) => {
-          await classification.documentStored(documentId);
-          await alerts.queueMatch(documentId);
-        },
-      })
+    ? createJobs({ database, config, log, kernel, classify: (doc) => classify(doc), onDocument: documentStored })
     : undefined;
   // The bundled recorded sample, loaded in the background on an admin's request (setup, Sources page).
-  const sample = createSampleLoader({
-    database,
-    log,
-    classify: (doc) => classify(doc),
-    onDocument: async (documentId) => {
-      await classification.documentStored(documentId);
-      await alerts.queueMatch(documentId);
-    },
-  });
+  const sample = createSampleLoader({ database, log, classify: (doc) => classify(doc), onDocument: documentStored });
   // --- end sources ---
   let contacts: ContactService | undefined;
   // --- audit trail and REST API (issue 10, branch audit) ---
@@ -143,6 +134,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     worker,
     alerts,
     ingestJobs,
+    kernel,
     closeStreams() {
       alerts.closeStreams();
     },
@@ -175,22 +167,18 @@ export async function createServices(config: Config, log: Logger, options: Servi
       // --- end auth ---
       worker.start();
       await alerts.start();
-      await classification
-        .start()
-        .catch((error: unknown) => log.error({ err: error }, "classification jobs failed to start"));
-      // --- sources: ingestion jobs never stop the site from starting ---
-      await ingestJobs?.start().catch((error: unknown) => log.error({ err: error }, "ingestion jobs failed to start"));
-      // --- end sources ---
+      // Every capability's queues, workers and schedules (a capability's first jobs failing is logged, not fatal).
+      await kernel.start();
       started = true;
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       alerts.closeStreams();
-      // Ingestion first (it queues matching), then the alerts (jobs, delivery worker after its current sends, hub).
+      // The sample load and the jobs first (they queue matching), then the delivery workers after their current sends, the hub.
       await sample.stop().catch(() => {}); // sources: the sample load stops after its current day
-      await ingestJobs?.stop().catch(() => {}); // sources
-      await Promise.all([worker.stop(), alerts.stop(), classification.stop().catch(() => {})]);
+      await kernel.stop().catch((error: unknown) => log.warn({ err: error }, "job kernel did not stop cleanly"));
+      await Promise.all([worker.stop(), alerts.stop()]);
       await database.close();
     },
   };

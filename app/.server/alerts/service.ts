@@ -1,11 +1,12 @@
 /**
  * The alerts capability as the running server holds it: the real-time hub, the delivery worker,
- * matching (a pg-boss job per stored document; inline where jobs are off: tests, in-memory runs),
+ * matching (a job on the kernel per stored document; inline where jobs are off: tests, in-memory runs),
  * digests and the purge, and the open SSE streams (ended at shutdown so that it does not wait).
  */
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import { createAlertJobs } from "../jobs/alert-jobs.ts";
+import { registerAlertJobs } from "../jobs/alert-jobs.ts";
+import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
 import { enqueueDueDigests } from "./digest.ts";
@@ -34,6 +35,7 @@ export interface AlertsService {
   events(userId: string, request: Request): Promise<Response>;
   /** Ends every open SSE stream (shutdown: the server's close does not wait for them). */
   closeStreams(): void;
+  /** The hub and the delivery worker (the jobs start with the kernel). */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -43,8 +45,8 @@ export function createAlertsService(deps: {
   database: Database;
   transport: MailTransport;
   log: Logger;
-  /** pg-boss jobs (off in tests and in-memory runs: matching then runs inline). */
-  jobs: boolean;
+  /** The process's job kernel (jobs off in tests and in-memory runs: matching then runs inline). */
+  kernel: Kernel;
   pollMs?: number | undefined;
 }): AlertsService {
   const { config, database, log } = deps;
@@ -77,16 +79,11 @@ export function createAlertsService(deps: {
       siteUrl: config.siteUrl,
       ...(now ? { now } : {}),
     });
-  const jobs = deps.jobs
-    ? createAlertJobs({
-        database,
-        databaseUrl: config.databaseUrl,
-        log,
-        match: matchNow,
-        digests: () => enqueueDigests(),
-        purge: () => deleteSentDeliveries(database, sentDeliveryRetentionDays),
-      })
-    : undefined;
+  const jobs = registerAlertJobs(deps.kernel, log, {
+    match: matchNow,
+    digests: () => enqueueDigests(),
+    purge: () => deleteSentDeliveries(database, sentDeliveryRetentionDays),
+  });
   const streams = new Set<AbortController>();
   let hub: AlertHub | undefined;
   let closing = false;
@@ -101,8 +98,7 @@ export function createAlertsService(deps: {
       return hub;
     },
     async queueMatch(documentId) {
-      if (jobs) await jobs.queueMatch(documentId);
-      else await matchNow(documentId);
+      await jobs.queueMatch(documentId);
     },
     matchNow,
     enqueueDigests,
@@ -125,11 +121,10 @@ export function createAlertsService(deps: {
       hub = await createAlertHub(database, { databaseUrl: config.databaseUrl, log });
       hub.onDeliveriesQueued(() => worker.wake());
       worker.start();
-      if (jobs) await jobs.start();
     },
+    /** After the kernel's stop (services.ts): no matching job queues deliveries any more. */
     async stop() {
       this.closeStreams();
-      await jobs?.stop().catch((error: unknown) => log.warn({ err: error }, "alert jobs did not stop cleanly"));
       await worker.stop();
       await hub?.close();
     },

@@ -1,17 +1,17 @@
 /**
- * The delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, with a lease, like the
- * contact outbox), sends each on its channel, retries with exponential backoff and jitter, and
- * marks a row dead after the limit (webhooks: after their 24 h window).
+ * The delivery worker: the `deliveries` table as an outbox (kernel/outbox.ts: claim with FOR
+ * UPDATE SKIP LOCKED and a lease, retries with exponential backoff and jitter, dead rows), sending
+ * each row on its channel; a row is dead after the limit (webhooks: after their 24 h window), or at
+ * once on a permanent failure. A claimed batch's in-app rows are written in one transaction.
  */
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { Database } from "../db/client.ts";
 import { deliveries, webhooks } from "../db/schema.ts";
-import { createPollLoop } from "../jobs/poll-loop.ts";
+import { createOutbox, createOutboxLoop, retryDeadRows } from "../kernel/outbox.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
 import { type OutboundFetch, type OutboundPolicy, OutboundRefused, outboundFetch } from "../net/outbound.ts";
-import { retryDelayMs } from "../outbox/worker.ts";
 import { alertsChannel } from "./inbox.ts";
 import type { ChatPayload, EmailPayload, InAppPayload, WebhookPayload } from "./matching.ts";
 import { type AlertMail, immediateMail, slackMessage, teamsMessage } from "./messages.ts";
@@ -104,20 +104,6 @@ export function createDeliveryWorker(deps: {
     { maxBytes: maxAnswerBytes, maxRedirects: 0, timeoutMs: settings.httpTimeoutMs },
   );
 
-  async function claim(): Promise<Claimed[]> {
-    return database.rows<Claimed>(sql`
-      update deliveries set status = 'sending', attempts = attempts + 1,
-        lease_until = now() + (${settings.leaseMs}::int * interval '1 millisecond')
-      where id in (
-        select id from deliveries
-        where (status = 'pending' and next_attempt_at <= now())
-           or (status = 'sending' and lease_until < now())
-        order by next_attempt_at
-        limit ${settings.batchSize}
-        for update skip locked)
-      returning id, channel, recipient, payload, attempts, give_up_at`);
-  }
-
   async function deliver(row: Claimed): Promise<void> {
     switch (row.channel) {
       case "inapp": {
@@ -187,7 +173,7 @@ export function createDeliveryWorker(deps: {
    * alert, the rows marked sent (one transaction per row made a 10,000-profile fan-out take minutes).
    * Any failure falls back to the rows one by one, each with its own retry.
    */
-  async function processInApp(rows: Claimed[]): Promise<void> {
+  async function processInApp(rows: Claimed[], one: (row: Claimed) => Promise<void>): Promise<void> {
     try {
       await database.db.transaction(async (tx) => {
         const json = JSON.stringify(
@@ -213,64 +199,38 @@ export function createDeliveryWorker(deps: {
       });
     } catch (error) {
       log.warn({ err: error, rows: rows.length }, "in-app batch failed; delivering one by one");
-      await Promise.all(rows.map((row) => process(row)));
+      await Promise.all(rows.map(one));
     }
   }
 
-  async function process(row: Claimed): Promise<void> {
-    try {
+  const outbox = createOutbox<Claimed>({
+    database,
+    table: "deliveries",
+    columns: ["channel", "recipient", "payload", "give_up_at"],
+    settings,
+    log,
+    what: "delivery",
+    logSent: false,
+    describe: (row) => ({ deliveryId: row.id, channel: row.channel }),
+    async send(row) {
       await deliver(row);
-    } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      return "handled"; // deliver() marks the row sent (in-app: in the alert's transaction)
+    },
+    isDead(row, error, delay) {
+      if (error instanceof PermanentFailure) return true;
       const giveUpAt = row.give_up_at ? new Date(row.give_up_at).getTime() : undefined;
-      const delay = retryDelayMs(row.attempts, settings);
-      const dead =
-        error instanceof PermanentFailure ||
-        (giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= settings.maxAttempts);
-      if (dead) {
-        await database.db
-          .update(deliveries)
-          .set({ status: "dead", leaseUntil: null, lastError: reason })
-          .where(eq(deliveries.id, row.id));
-        log.error({ deliveryId: row.id, channel: row.channel, attempts: row.attempts, err: reason }, "delivery dead");
-        return;
-      }
-      await database.rows(sql`
-        update deliveries set status = 'pending', lease_until = null, last_error = ${reason},
-          next_attempt_at = now() + (${delay}::int * interval '1 millisecond')
-        where id = ${row.id}`);
-      log.warn(
-        { deliveryId: row.id, channel: row.channel, attempts: row.attempts, retryInMs: delay, err: reason },
-        "delivery failed, will retry",
-      );
-    }
-  }
-
-  async function drain(): Promise<number> {
-    let handled = 0;
-    while (!loop.stopping) {
-      const rows = await claim();
-      if (rows.length === 0) break;
+      return giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= settings.maxAttempts;
+    },
+    sendBatch(rows, one) {
       const inApp = rows.filter((row) => row.channel === "inapp");
-      const results = await Promise.allSettled([
-        ...rows.filter((row) => row.channel !== "inapp").map((row) => process(row)),
-        ...(inApp.length > 1 ? [processInApp(inApp)] : inApp.map((row) => process(row))),
-      ]);
-      const failed = results.find((result) => result.status === "rejected");
-      if (failed) throw failed.reason;
-      handled += rows.length;
-    }
-    return handled;
-  }
+      return [
+        ...rows.filter((row) => row.channel !== "inapp").map(one),
+        ...(inApp.length > 1 ? [processInApp(inApp, one)] : inApp.map(one)),
+      ];
+    },
+  });
 
-  const loop = createPollLoop({ pollMs: settings.pollMs, log, name: "delivery", tick: drain });
-
-  return {
-    start: () => loop.start(),
-    drain,
-    wake: () => loop.wake(),
-    stop: () => loop.stop(),
-  };
+  return createOutboxLoop({ outboxes: [outbox], pollMs: settings.pollMs, log, name: "delivery" });
 }
 
 export interface FailedDelivery {
@@ -313,16 +273,13 @@ export async function failedDeliveries(
 export async function retryDeadDeliveries(database: Database, organizationId: string, ids: string[]): Promise<number> {
   const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   if (!valid.length) return 0;
-  const rows = await database.rows(sql`
-    update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null,
-      give_up_at = case when channel = 'webhook' then now() + interval '24 hours' else null end
-    where organization_id = ${organizationId} and status = 'dead'
-      and id in (${sql.join(
-        valid.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})
-    returning id`);
-  return rows.length;
+  return retryDeadRows(database, "deliveries", {
+    set: sql`give_up_at = case when channel = 'webhook' then now() + interval '24 hours' else null end`,
+    where: sql`organization_id = ${organizationId} and id in (${sql.join(
+      valid.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  });
 }
 
 /** Retention: sent deliveries older than `days` are deleted (dead ones stay for admins to see). */

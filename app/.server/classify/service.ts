@@ -1,10 +1,11 @@
 /**
  * Classification as the running server holds it: reclassification of stale documents and the
- * organisations' topics, as jobs (pg-boss) or, where jobs are off (tests, in-memory runs), inline.
- * A document whose labels changed goes to alert matching.
+ * organisations' topics, as jobs on the kernel or, where jobs are off (tests, in-memory runs), inline.
+ * A document whose labels changed is told to `onLabelsChanged` (the pipeline's labels-changed event).
  */
 import type { Database } from "../db/client.ts";
-import { createClassifyJobs } from "../jobs/classify-jobs.ts";
+import { registerClassifyJobs } from "../jobs/classify-jobs.ts";
+import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
 import { type ReclassifyResult, reclassifyStale } from "./reclassify.ts";
 import { matchDocumentTopics, rematchOrganisation } from "./topics.ts";
@@ -16,40 +17,27 @@ export interface ClassifyService {
   topicsChanged(organizationId: string): Promise<void>;
   /** Reclassify every stale document now (operators, tests). */
   reclassifyNow(): Promise<ReclassifyResult>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 export function createClassifyService(deps: {
   database: Database;
   log: Logger;
-  jobs: boolean;
+  kernel: Kernel;
   onLabelsChanged(documentId: string): Promise<unknown>;
 }): ClassifyService {
   const { database, log } = deps;
   const reclassifyNow = () => reclassifyStale(database, { onChanged: deps.onLabelsChanged });
-  const jobs = deps.jobs
-    ? createClassifyJobs({
-        database,
-        log,
-        reclassify: reclassifyNow,
-        rematch: (organizationId) => rematchOrganisation(database, organizationId),
-      })
-    : undefined;
+  const jobs = registerClassifyJobs(deps.kernel, log, {
+    reclassify: reclassifyNow,
+    rematch: (organizationId) => rematchOrganisation(database, organizationId),
+  });
   return {
     async documentStored(documentId) {
       await matchDocumentTopics(database, documentId);
     },
     async topicsChanged(organizationId) {
-      if (jobs) await jobs.queueTopics(organizationId);
-      else await rematchOrganisation(database, organizationId);
+      await jobs.queueTopics(organizationId);
     },
     reclassifyNow,
-    async start() {
-      await jobs?.start();
-    },
-    async stop() {
-      await jobs?.stop();
-    },
   };
 }

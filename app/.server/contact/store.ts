@@ -1,9 +1,10 @@
 /** Demo requests in the database: accept (request + outbox row in one transaction), flash state, operations. */
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { and, asc, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { asc, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import type { ContactInput } from "../../lib/contact-schema.ts";
 import type { Database } from "../db/client.ts";
 import { contactRequests, formFlash, outbox } from "../db/schema.ts";
+import { retryDeadRows } from "../kernel/outbox.ts";
 
 export interface NewLead {
   fields: ContactInput;
@@ -108,14 +109,7 @@ export function createContactStore(database: Database, secret: string) {
     },
 
     /** Puts dead outbox rows back in the queue with a fresh attempt count. */
-    async retryDead(): Promise<number> {
-      const rows = await db
-        .update(outbox)
-        .set({ status: "pending", attempts: 0, nextAttemptAt: new Date(), leaseUntil: null })
-        .where(and(eq(outbox.status, "dead")))
-        .returning({ id: outbox.id });
-      return rows.length;
-    },
+    retryDead: (): Promise<number> => retryDeadRows(database, "outbox"),
   };
 }
 

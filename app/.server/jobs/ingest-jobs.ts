@@ -1,16 +1,16 @@
 /**
- * Ingestion jobs on pg-boss 12, on PGlite (custom `db` adapter over Database.query) and on
- * PostgreSQL across instances. Every source is a plug-in (sources/plugin.ts) registered in
+ * Ingestion jobs on the process's job kernel (kernel/kernel.ts: pg-boss 12 on PGlite and on
+ * PostgreSQL across instances; a kernel of its own when none is given: tests, tools). Every source is a plug-in (sources/plugin.ts) registered in
  * sources/registry.ts: its poll plan names its queues, its schedules in Europe/Madrid, its
  * watch windows and its first run (today first, then the backfill: see sources/boe/jobs.ts).
  * Here, for every registered source: its queues are created and worked; a source INGEST_SOURCES
  * names (or one that is not selectable, such as admins' feeds) gets its schedules and its
  * start. INGEST_SOURCES=none: start() does nothing. runSourceNow(id) is the admin's "run now".
  */
-import { PgBoss } from "pg-boss";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { Classify } from "../documents/store.ts";
+import { createKernel, type Kernel } from "../kernel/kernel.ts";
 import { outboundFetch } from "../net/outbound.ts";
 import { createSourceClients, type SourceClients } from "../sources/clients.ts";
 import { createSourceHttp, productUserAgent } from "../sources/http.ts";
@@ -20,7 +20,6 @@ import type { PollPlan, SourceJobContext, SourcePlugin, WatchWindow } from "../s
 import { progressLogger } from "../sources/progress.ts";
 import { registeredSources } from "../sources/registry.ts";
 import { everyMinutes, inWatchWindow } from "../sources/schedule.ts";
-import { bossDb, startBoss } from "./boss.ts";
 
 export { daysBetween, inWatchWindow, madridDate } from "../sources/schedule.ts";
 
@@ -34,6 +33,8 @@ export interface JobsOptions {
     alerts?: Pick<Config["alerts"], "allowPrivateWebhookUrls">;
   };
   log: IngestLog;
+  /** The process's kernel (services.ts starts and stops it); absent: the jobs get one of their own. */
+  kernel?: Kernel | undefined;
   classify?: Classify | undefined;
   onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
   /** Tests: injected clients (e.g. pointed at a replay server with a high rate). */
@@ -67,13 +68,9 @@ export function createJobs(options: JobsOptions): IngestJobs {
       pacer,
       feedPolicy: { allowPrivate },
     });
-  const boss = new PgBoss({
-    db: bossDb(database),
-    backend: database.kind === "pglite" ? "pglite" : "postgres",
-    schema: "pgboss",
-  });
-  boss.on("error", (error: unknown) => log.error({ err: error }, "job queue error"));
-  let started = false;
+  const ownKernel = !options.kernel;
+  const kernel = options.kernel ?? createKernel({ database, log });
+  const registered = enabled.length > 0;
   const every = everyMinutes(config.sources.intervalSeconds);
   const timers = new Set<NodeJS.Timeout>();
 
@@ -82,13 +79,13 @@ export function createJobs(options: JobsOptions): IngestJobs {
     let timer: NodeJS.Timeout;
     const run = async () => {
       timers.delete(timer);
-      if (!started) return;
+      if (!kernel.started) return;
       try {
         if (inWatchWindow(window)) await tick();
       } catch (error) {
         log.warn({ err: error }, "source watch failed");
       }
-      if (started) {
+      if (kernel.started) {
         timer = setTimeout(run, seconds * 1000);
         timers.add(timer);
       }
@@ -127,62 +124,68 @@ export function createJobs(options: JobsOptions): IngestJobs {
     }),
     send: (queue, data, sendOptions) => {
       if (!queue.startsWith(`ingest-${source.id}`)) throw new Error(`${source.id}: queue ${queue} is not its own`);
-      return boss.send(queue, data, sendOptions ?? {});
+      return kernel.send(queue, data, sendOptions ?? {});
     },
     everyInterval: every.field,
     watch,
-    running: () => started,
+    running: () => kernel.started,
   });
   const plans = new Map<string, { source: SourcePlugin; plan: PollPlan }>();
   for (const source of registeredSources()) plans.set(source.id, { source, plan: source.plan(contextFor(source)) });
   const runs = (source: SourcePlugin) => !source.selectable || enabled.includes(source.id);
 
-  return {
-    async start() {
-      if (enabled.length === 0 || started) return;
-      await startBoss(boss, log);
-      started = true;
-      // Every source's queues are worked (an admin's "run now" works whichever run on a schedule).
-      for (const { source, plan } of plans.values()) {
-        for (const queue of plan.queues) {
-          if (!queue.name.startsWith(`ingest-${source.id}`))
-            throw new Error(`${source.id}: queue ${queue.name} must start with ingest-${source.id}`);
-          await boss.createQueue(queue.name);
-          await boss.work<Record<string, unknown>>(
-            queue.name,
-            {
-              batchSize: 1,
-              ...(queue.pollingIntervalSeconds ? { pollingIntervalSeconds: queue.pollingIntervalSeconds } : {}),
-            },
-            async ([job]) => queue.work(job?.data ?? {}),
-          );
-        }
+  if (registered) {
+    // Every source's queues are worked (an admin's "run now" works whichever run on a schedule).
+    for (const { source, plan } of plans.values()) {
+      for (const queue of plan.queues) {
+        if (!queue.name.startsWith(`ingest-${source.id}`))
+          throw new Error(`${source.id}: queue ${queue.name} must start with ingest-${source.id}`);
+        kernel.queue<Record<string, unknown>>(
+          queue.name,
+          queue.pollingIntervalSeconds ? { pollingIntervalSeconds: queue.pollingIntervalSeconds } : {},
+          (data) => queue.work(data),
+        );
       }
+    }
+    // A source INGEST_SOURCES names (or one that always runs, admins' feeds): its schedules and its start.
+    for (const { source, plan } of plans.values()) {
+      if (!runs(source)) continue;
+      for (const old of plan.retired ?? []) kernel.unschedule(old.queue, old.key);
+      for (const schedule of plan.schedules)
+        kernel.schedule(schedule.queue, schedule.cron, schedule.data ?? null, { tz: TZ, key: schedule.key });
+    }
+    kernel.afterStart("ingestion jobs", async () => {
       for (const { source, plan } of plans.values()) {
         if (!runs(source)) continue;
-        for (const old of plan.retired ?? []) await boss.unschedule(old.queue, old.key).catch(() => {});
-        for (const schedule of plan.schedules)
-          await boss.schedule(schedule.queue, schedule.cron, schedule.data ?? null, { tz: TZ, key: schedule.key });
-        await plan.start?.();
+        await plan
+          .start?.()
+          .catch((error: unknown) => log.error({ err: error, source: source.id }, "source failed to start"));
       }
       log.info({ sources: enabled, intervalMinutes: every.minutes }, "ingestion jobs started");
-    },
-    async stop() {
-      if (!started) return;
-      started = false;
+    });
+    kernel.beforeStop(async () => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       for (const { plan } of plans.values()) await plan.stop?.();
-      await boss.stop({ graceful: true, timeout: 10_000 });
+    });
+  }
+  const running = () => registered && kernel.started;
+
+  return {
+    async start() {
+      if (ownKernel) await kernel.start();
+    },
+    async stop() {
+      if (ownKernel) await kernel.stop();
     },
     async runSourceNow(sourceId, runOptions = {}) {
-      if (!started) return null;
+      if (!running()) return null;
       const own = plans.get(sourceId) ?? [...plans.values()].find(({ source }) => source.ownsId?.(sourceId));
       if (!own) throw new Error(`unknown source "${sourceId}"`);
       return own.plan.runNow(sourceId, runOptions);
     },
     async runFeedsNow() {
-      if (!started) return 0;
+      if (!running()) return 0;
       return (await plans.get("feed")?.plan.runAllNow?.()) ?? 0;
     },
   };

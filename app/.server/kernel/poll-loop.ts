@@ -1,5 +1,5 @@
 /**
- * The outbox workers' loop (demo-request mail, alert deliveries): run `tick` every `pollMs`, or
+ * The outbox workers' loop (kernel/outbox.ts: contact and platform mail, alert deliveries): run `tick` every `pollMs`, or
  * at once when woken; keep going while the database is down (logged once a minute at most);
  * stop after the current tick.
  */

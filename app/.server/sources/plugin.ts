@@ -186,6 +186,8 @@ export interface SourcePlugin<Id extends string = string, S extends object = obj
   id: Id;
   /** The source's name (Sources page, filters, badges). */
   labels: SourceLabels;
+  /** The short name for badges and filters ("BOE"); default `labels`. */
+  shortLabels?: SourceLabels;
   /** One sentence on what the source publishes (Sources page). */
   descriptions?: SourceLabels;
   /**

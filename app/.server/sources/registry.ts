@@ -50,6 +50,11 @@ export function selectableSourceIds(): { all: string[]; byDefault: string[] } {
   };
 }
 
+/** The registered sources as choices for filters, with their short names in `locale`. */
+export function sourceChoices(locale: "es" | "en"): Array<{ id: string; label: string }> {
+  return registeredSources().map((source) => ({ id: source.id, label: (source.shortLabels ?? source.labels)[locale] }));
+}
+
 /** The source's classification hints (none for an unknown id). */
 export function classificationHints(id: string): ClassificationHints {
   return sourcePlugin(id)?.classification ?? {};

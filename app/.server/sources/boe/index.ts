@@ -9,6 +9,7 @@ import { BOE_SUMMARY_PARSER } from "./summary.ts";
 export const boeSource = defineSource({
   id: "boe",
   labels: { es: "Boletín Oficial del Estado (BOE)", en: "Spanish Official Gazette (BOE)" },
+  shortLabels: { es: "BOE", en: "BOE" },
   descriptions: {
     es: "Boletín Oficial del Estado: el sumario de cada día y cada una de sus disposiciones.",
     en: "Spain's Official State Gazette: each day's summary and every item in it.",

@@ -11,6 +11,7 @@ const QUEUE = "ingest-eurlex";
 export const eurlexSource = defineSource({
   id: "eurlex",
   labels: { es: "EUR-Lex · Diario Oficial de la UE", en: "EUR-Lex · Official Journal of the EU" },
+  shortLabels: { es: "EUR-Lex", en: "EUR-Lex" },
   descriptions: {
     es: "Diario Oficial de la Unión Europea, serie L: actos legislativos y no legislativos.",
     en: "Official Journal of the European Union, L series: legislative and non-legislative acts.",

@@ -20,6 +20,7 @@ const FEED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const feedSource = defineSource({
   id: "feed",
   labels: { es: "Feed RSS/Atom", en: "RSS/Atom feed" },
+  shortLabels: { es: "Feed RSS/Atom", en: "RSS/Atom feed" },
   descriptions: {
     es: "Los feeds RSS o Atom que añaden los administradores de tu organización.",
     en: "The RSS or Atom feeds your organisation's admins add.",

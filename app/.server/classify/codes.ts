@@ -1,18 +1,12 @@
 /** Layer 1: the publishers' own codes through the mapping tables. */
 import type { AreaId } from "../../lib/taxonomy.ts";
 import type { SourceDocument } from "../documents/types.ts";
+import { classificationHints } from "../sources/registry.ts";
 import type { DocumentText } from "./document-text.ts";
 import { reason } from "./reasons.ts";
 import type { AreaEvidence } from "./scores.ts";
-import {
-  boeAlertas,
-  boeDepartments,
-  boeMateriaLabels,
-  boeMaterias,
-  boeSections,
-  type DepartmentRule,
-} from "./tables/boe.ts";
-import { eurlexAuthors, eurlexDirectoryChapters, eurlexDirectoryHeadings, eurovocLabels } from "./tables/eurlex.ts";
+import { boeAlertas, boeDepartments, boeMateriaLabels, boeMaterias, type DepartmentRule } from "./tables/boe.ts";
+import { eurlexDirectoryChapters, eurlexDirectoryHeadings, eurovocLabels } from "./tables/eurlex.ts";
 import eurovocAreas from "./tables/eurovoc-areas.json" with { type: "json" };
 import { fold } from "./text.ts";
 
@@ -36,13 +30,9 @@ function materiaArea(code: string, label: string): AreaId | undefined {
 
 /** Adds the code layer's evidence; returns true when the section makes its area exclusive. */
 export function applyCodes(doc: SourceDocument, text: DocumentText, evidence: AreaEvidence): { exclusive?: AreaId } {
-  if (doc.source === "boe") {
-    const section = boeSections[text.section];
-    if (section?.area) {
-      evidence.add(section.area, 0.95, reason("section", { code: text.section, name: section.name }), "codes");
-      if (section.exclusive) return { exclusive: section.area };
-    }
-  }
+  // The source's own codes first (a BOE section, an EU author: sources/*/classification.ts).
+  const hinted = classificationHints(doc.source).codes?.(doc, text, evidence);
+  if (hinted?.exclusive) return { exclusive: hinted.exclusive };
 
   const department = departmentRule(doc, text);
   if (department?.area) {
@@ -84,12 +74,6 @@ export function applyCodes(doc: SourceDocument, text: DocumentText, evidence: Ar
   for (const alert of doc.alerts) {
     const area = boeAlertas[alert.code];
     if (area) evidence.add(area, 0.25, reason("alerta", { code: alert.code, label: alert.label }), "codes");
-  }
-
-  if (doc.source === "eurlex") {
-    const authorCode = doc.department?.code?.split("/").pop() ?? "";
-    const author = eurlexAuthors[authorCode];
-    if (author) evidence.add(author.area, 0.85, reason("author", { code: authorCode, name: author.name }), "codes");
   }
 
   // EuroVoc: the concept's id through the bundled table (built from its Spanish and English

@@ -1,11 +1,12 @@
 /**
- * Jurisdiction: EU for EUR-Lex; an autonomous community when the department is one or
+ * Jurisdiction: the source's hint first (EU for EUR-Lex: sources/eurlex/classification.ts); an autonomous community when the department is one or
  * is a local or regional body of one (town halls, provincial councils, universities);
  * ES for State bodies (their regional offices too), courts, and when the place cannot
  * be told.
  */
 import type { JurisdictionId } from "../../lib/taxonomy.ts";
 import type { SourceDocument } from "../documents/types.ts";
+import { classificationHints } from "../sources/registry.ts";
 import { departmentRule } from "./codes.ts";
 import type { DocumentText } from "./document-text.ts";
 import { communities, provinces, towns, universities } from "./tables/boe.ts";
@@ -50,9 +51,8 @@ function universityOf(foldedTitle: string): JurisdictionId | undefined {
 }
 
 export function jurisdictionOf(doc: SourceDocument, text: DocumentText): JurisdictionResult {
-  if (doc.source === "eurlex") {
-    return { id: "EU", reason: { es: "Fuente: EUR-Lex (Unión Europea)", en: "Source: EUR-Lex (European Union)" } };
-  }
+  const hinted = classificationHints(doc.source).jurisdiction?.(doc, text);
+  if (hinted) return hinted;
   const department = departmentRule(doc, text);
   if (department?.court) {
     return {

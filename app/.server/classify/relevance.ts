@@ -6,6 +6,7 @@
  */
 import type { KindId, RelevanceId } from "../../lib/taxonomy.ts";
 import type { SourceDocument } from "../documents/types.ts";
+import { classificationHints } from "../sources/registry.ts";
 import type { DocumentText } from "./document-text.ts";
 
 export interface RelevanceResult {
@@ -57,17 +58,9 @@ const supervisors = [/comision nacional de los mercados y la competencia/, /cons
 const r = (id: RelevanceId, es: string, en: string): RelevanceResult => ({ id, reason: { es, en } });
 
 export function relevanceOf(doc: SourceDocument, text: DocumentText, kind: KindId): RelevanceResult {
-  if (doc.source === "eurlex") {
-    if (kind === "regulation" || kind === "directive")
-      return r("high", "Reglamento o directiva de la UE", "EU regulation or directive");
-    if (kind === "correction" || kind === "notice")
-      return r("low", "Corrección o comunicación de la UE", "EU correction or notice");
-    return r(
-      "medium",
-      "Acto delegado, de ejecución, decisión o recomendación de la UE",
-      "EU delegated or implementing act, decision or recommendation",
-    );
-  }
+  // The source's hint first (EUR-Lex: by instrument, sources/eurlex/classification.ts).
+  const hinted = classificationHints(doc.source).relevance?.(doc, text, kind);
+  if (hinted) return hinted;
   const section = text.section;
   const title = text.foldedTitle;
   if (/^(2|4|5)/.test(section)) {

@@ -8,6 +8,7 @@ import { type DocumentQuery, documentQuerySchema } from "../api/operations/docum
 import type { Database } from "../db/client.ts";
 import { zodLocales } from "../zod-locales.ts";
 import { type Facets, SearchParamsError, searchDocuments } from "./search.ts";
+import type { SourceId } from "./types.ts";
 
 /** The filters a page keeps in its URL (everything but limit). */
 export const filterKeys = ["q", "source", "area", "jurisdiction", "kind", "relevance", "from", "to", "sort"] as const;
@@ -45,7 +46,7 @@ export function parseSearchParams(search: URLSearchParams, locale: Locale, limit
 
 export interface ResultItem {
   id: string;
-  source: "boe" | "eurlex" | "feed";
+  source: SourceId;
   sourceId: string;
   title: string;
   language: "es" | "en";

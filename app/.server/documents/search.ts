@@ -13,7 +13,7 @@ import type { Database } from "../db/client.ts";
 import { applyCorrections, correctionsOf } from "./corrections.ts";
 import { reachable } from "./reach.ts";
 import { expandQuery, prefixes } from "./search-expand.ts";
-import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument } from "./types.ts";
+import type { AreaLabel, CodedLabel, Paragraph, Provenance, SourceDocument, SourceId } from "./types.ts";
 
 export interface SearchParams {
   q?: string | undefined;
@@ -42,7 +42,7 @@ export interface SearchParams {
 /** The API's Document. */
 export interface DocumentItem {
   id: string;
-  source: "boe" | "eurlex" | "feed";
+  source: SourceId;
   sourceId: string;
   title: string;
   language: "es" | "en";

@@ -5,7 +5,10 @@
  * (docs/taxonomy.md).
  */
 
-export type SourceId = "boe" | "eurlex" | "feed";
+import type { SourceId } from "../sources/registry.ts";
+
+/** A registered source's id, derived from the registry (app/.server/sources/registry.ts). */
+export type { SourceId };
 
 /** A publisher's own code with its label, e.g. a BOE materia `{ code: "60", label: "Activos financieros" }`. */
 export interface CodedLabel {

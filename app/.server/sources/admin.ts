@@ -1,22 +1,28 @@
 /**
- * The sources an organisation sees and manages: BOE and EUR-Lex (everyone's) and the RSS/Atom
- * feeds its admins added, each with its status (last success, last error, documents today,
- * from source_status), and the feeds' add/remove. Used by GET /api/v1/sources and /app/admin/sources.
+ * The sources an organisation sees and manages: every registered source's entries
+ * (sources/registry.ts: BOE and EUR-Lex are everyone's, the RSS/Atom feeds its admins added
+ * are its own), each with its status (last success, last error, documents today, from
+ * source_status), and the feeds' add/remove. Used by GET /api/v1/sources and /app/admin/sources.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type OutboundUrlOptions, outboundUrlField } from "../alerts/webhooks.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
 import { ingestBackfill, sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
 import type { IngestJobs } from "../jobs/ingest-jobs.ts";
+import { type OutboundUrlOptions, outboundUrlField } from "../net/url-field.ts";
 import { failureKindFromMessage, isSourceFailureKind, type SourceFailureKind } from "./errors.ts";
+import type { SourceEntry, SourceLabels, SourcePlugin } from "./plugin.ts";
+import { registeredSources } from "./registry.ts";
 
 export interface SourceView {
   /** "boe", "eurlex", or a feed's id (what POST /api/v1/sources/{id}/run takes). */
   id: string;
-  type: "boe" | "eurlex" | "feed";
+  /** The registered source it belongs to ("boe", "eurlex", "feed", …). */
+  type: string;
+  /** The source's name in es and en (the registry's labels). */
+  labels: SourceLabels;
   /** The feed's name and URL; null for BOE and EUR-Lex. */
   name: string | null;
   url: string | null;
@@ -38,23 +44,24 @@ export function madridToday(at = new Date()): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(at);
 }
 
+/** A source's entries for an organisation: its own (`entries`), or one line under its id. */
+function entriesOf(source: SourcePlugin, db: Db, organizationId: string): Promise<SourceEntry[]> {
+  return source.entries
+    ? source.entries(db, organizationId)
+    : Promise.resolve([{ id: source.id, statusKey: source.id, name: null, url: null }]);
+}
+
 export async function listSources(db: Db, organizationId: string, now = new Date()): Promise<SourceView[]> {
-  const feeds = await db
-    .select()
-    .from(sourceFeeds)
-    .where(eq(sourceFeeds.organizationId, organizationId))
-    .orderBy(asc(sourceFeeds.createdAt), asc(sourceFeeds.name));
-  const keys = ["boe", "eurlex", ...feeds.map((feed) => `feed:${feed.id}`)];
-  const statuses = await db.select().from(sourceStatus).where(inArray(sourceStatus.source, keys));
+  const lines: Array<{ source: SourcePlugin; entry: SourceEntry }> = [];
+  for (const source of registeredSources()) {
+    for (const entry of await entriesOf(source, db, organizationId)) lines.push({ source, entry });
+  }
+  const keys = lines.map(({ entry }) => entry.statusKey);
+  const statuses = keys.length ? await db.select().from(sourceStatus).where(inArray(sourceStatus.source, keys)) : [];
   const byKey = new Map(statuses.map((row) => [row.source, row]));
   const today = madridToday(now);
-  const view = (
-    id: string,
-    key: string,
-    type: SourceView["type"],
-    feed?: { name: string; url: string },
-  ): SourceView => {
-    const status = byKey.get(key);
+  return lines.map(({ source, entry }): SourceView => {
+    const status = byKey.get(entry.statusKey);
     const errorAt = status?.lastErrorAt ?? null;
     const successRunAt = status?.lastSuccessRunStartedAt ?? status?.lastSuccessAt ?? null;
     const lastErrorKind = status?.lastError
@@ -63,10 +70,11 @@ export async function listSources(db: Db, organizationId: string, now = new Date
         : failureKindFromMessage(status.lastError)
       : null;
     return {
-      id,
-      type,
-      name: feed?.name ?? null,
-      url: feed?.url ?? null,
+      id: entry.id,
+      type: source.id,
+      labels: source.labels,
+      name: entry.name,
+      url: entry.url,
       lastSuccessAt: status?.lastSuccessAt ?? null,
       lastError: status?.lastError ?? null,
       lastErrorUrl: status?.lastErrorUrl ?? null,
@@ -76,12 +84,7 @@ export async function listSources(db: Db, organizationId: string, now = new Date
       failing: Boolean(status?.lastError && errorAt && (!status.lastSuccessAt || status.lastSuccessAt < errorAt)),
       documentsToday: status && status.documentsDay === today ? status.documentsToday : 0,
     };
-  };
-  return [
-    view("boe", "boe", "boe"),
-    view("eurlex", "eurlex", "eurlex"),
-    ...feeds.map((feed) => view(feed.id, `feed:${feed.id}`, "feed", feed)),
-  ];
+  });
 }
 
 export interface BackfillView {
@@ -113,7 +116,7 @@ export async function backfillProgress(db: Db, source = "boe"): Promise<Backfill
 
 export interface SourcesNotice {
   /** Sources whose last event was an error (members are told recent documents may be missing). */
-  failing: Array<Pick<SourceView, "id" | "type" | "name">>;
+  failing: Array<Pick<SourceView, "id" | "type" | "name" | "labels">>;
   /** The sources are still loading: a backfill under way, or no source has succeeded yet. */
   loading: { daysDone: number; daysTotal: number } | null;
 }
@@ -124,7 +127,7 @@ export interface SourcesNotice {
  */
 export async function sourcesNotice(db: Db, organizationId: string, ingestEnabled: boolean): Promise<SourcesNotice> {
   const sources = await listSources(db, organizationId);
-  const failing = sources.filter((s) => s.failing).map(({ id, type, name }) => ({ id, type, name }));
+  const failing = sources.filter((s) => s.failing).map(({ id, type, name, labels }) => ({ id, type, name, labels }));
   const backfill = await backfillProgress(db);
   let loading: SourcesNotice["loading"] = null;
   if (backfill && !backfill.finishedAt) loading = { daysDone: backfill.daysDone, daysTotal: backfill.daysTotal };
@@ -138,15 +141,17 @@ async function anyDocument(db: Db): Promise<boolean> {
   return (rows as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
-/** Whether `id` names a source this organisation may run: boe, eurlex, or one of its feeds. */
+/** Whether `id` names a source entry this organisation may run: boe, eurlex, one of its feeds, … */
 export async function isOwnSource(db: Db, organizationId: string, id: string): Promise<boolean> {
-  if (id === "boe" || id === "eurlex") return true;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
-  const [row] = await db
-    .select({ id: sourceFeeds.id })
-    .from(sourceFeeds)
-    .where(and(eq(sourceFeeds.organizationId, organizationId), eq(sourceFeeds.id, id)));
-  return Boolean(row);
+  for (const source of registeredSources()) {
+    if (!source.entries) {
+      if (source.id === id) return true;
+    } else if (source.ownsId?.(id) ?? source.id === id) {
+      // A source with entries (admins' feeds): only its entries for this organisation.
+      if ((await source.entries(db, organizationId)).some((entry) => entry.id === id)) return true;
+    }
+  }
+  return false;
 }
 
 const feedText = {

@@ -63,7 +63,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const audit = { actor: { id: member.userId, email: member.email }, ip: meta.ip, userAgent: meta.userAgent };
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  const t = appMessages(locale).docs;
 
   if (intent === "run") {
     const id = String(form.get("id") ?? "");
@@ -79,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (outcome.status === "off") return data<Failure>({ failure: "off" }, { status: 503 });
     const sources = await listSources(db, member.organizationId);
     const source = sources.find((s) => s.id === id);
-    const name = source?.name ?? (source ? t.sourceNames[source.type] : id);
+    const name = source?.name ?? source?.labels[locale] ?? id;
     return data<Notice>({ notice: outcome.jobId ? "queued" : "alreadyQueued", name }, { status: 202 });
   }
 
@@ -181,7 +180,7 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
           : failure
             ? app.errors.not_found
             : undefined;
-  const label = (source: (typeof sources)[number]) => source.name ?? app.docs.sourceNames[source.type];
+  const label = (source: (typeof sources)[number]) => source.name ?? source.labels[locale];
   const feeds = sources.filter((source) => source.type === "feed");
   return (
     <>

@@ -5,6 +5,7 @@ import { requestContext, servicesContext } from "../../.server/context";
 import { filtersInUrl, rememberedFilters, rememberFiltersCookie, unreadAlerts } from "../../.server/documents/home";
 import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
 import { sourcesNotice } from "../../.server/sources/admin";
+import { sourceChoices } from "../../.server/sources/registry";
 import { ResultList } from "../../components/app/documents/result-list";
 import { SearchFilters } from "../../components/app/documents/search-filters";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
@@ -45,6 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       (context.get(servicesContext).config?.sources.ingest.length ?? 0) > 0,
     ),
     canManageSources: can(member, "sources.manage"),
+    sourceChoices: sourceChoices(locale),
   };
   // Only valid filters chosen in the URL are remembered.
   if (chosen && parsed.query) {
@@ -59,7 +61,7 @@ export default function AppHome({ loaderData }: Route.ComponentProps) {
   const app = appMessages(locale);
   const t = app.docs.home;
   const n = app.docs.notices;
-  const failingNames = sources.failing.map((s) => s.name ?? app.docs.sourceNames[s.type]).join(", ");
+  const failingNames = sources.failing.map((s) => s.name ?? s.labels[locale]).join(", ");
   const sourcesLink = loaderData.canManageSources ? (
     <>
       {" "}
@@ -107,6 +109,7 @@ export default function AppHome({ loaderData }: Route.ComponentProps) {
                       facets={facets}
                       errors={errors}
                       idPrefix="home"
+                      sources={loaderData.sourceChoices}
                       fields={["source", "area", "jurisdiction", "kind", "relevance"]}
                       wrap="col"
                     />

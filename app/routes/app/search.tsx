@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
+import { sourceChoices } from "../../.server/sources/registry";
 import { ResultList } from "../../components/app/documents/result-list";
 import { resultCount, SearchFilters } from "../../components/app/documents/search-filters";
 import { appMessages, fill } from "../../components/app/messages";
@@ -16,6 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = parseSearchParams(new URL(request.url).searchParams, locale);
   const base = {
     locale,
+    sourceChoices: sourceChoices(locale),
     values: parsed.values,
     page: parsed.page,
     clearHref: `/app/search${filtersQuery({ q: parsed.values.q })}`,
@@ -110,6 +112,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
                   facets={facets}
                   errors={errors}
                   idPrefix="search"
+                  sources={loaderData.sourceChoices}
                   withSort
                 />
                 <button type="submit" className="btn btn-outline-primary btn-sm w-100 mb-2">

@@ -1,10 +1,12 @@
 /** Documents over the API: the same search as the platform's page, with cursor pagination, and one document with its text. */
 import { z } from "zod";
 import { areaIds, jurisdictionIds, kindIds, relevanceIds } from "../../../lib/taxonomy.ts";
-import { sourceIds } from "../../alerts/taxonomy-ids.ts";
+import { registeredSourceIds, type SourceId } from "../../sources/registry.ts";
 import { defineOperation } from "../registry.ts";
 
 const day = z.iso.date();
+/** The registered sources' ids (sources/registry.ts), read when the operations are declared. */
+const sourceIds = registeredSourceIds() as [SourceId, ...SourceId[]];
 
 /** The Document of ARCHITECTURE.md, exactly (strict: no extra keys). */
 export const documentSchema = z
@@ -62,7 +64,7 @@ export const documentQuerySchema = z.object({
   q: z
     .preprocess(empty, z.string().trim().max(500).optional())
     .meta({ description: 'Full text (Spanish and English): words, "phrases", -exclusions, OR, word* prefixes' }),
-  source: optionalEnum(sourceIds, "boe, eurlex or feed"),
+  source: optionalEnum(sourceIds, `A source id: ${sourceIds.join(", ")}`),
   area: optionalEnum(areaIds, "A taxonomy area id (GET /api/v1/taxonomy)"),
   jurisdiction: optionalEnum(jurisdictionIds, "EU, ES or an autonomous community (ES-CT, …)"),
   kind: optionalEnum(kindIds, "A taxonomy kind id (law, royal-decree, regulation, …)"),

@@ -1,12 +1,27 @@
 /** The ingestion sources over the API (admin scope): their status, and "run now". */
 import { z } from "zod";
 import { SOURCE_FAILURE_KINDS } from "../../sources/errors.ts";
+import { registeredSources } from "../../sources/registry.ts";
 import { apiErrorSchema } from "../errors.ts";
 import { defineOperation } from "../registry.ts";
 
+/**
+ * A source entry's id: a registered source's id (sources/registry.ts, read when the operations
+ * are declared), or the id of one of the organisation's own entries (an RSS/Atom feed).
+ */
+const singleEntrySources = registeredSources()
+  .filter((source) => !source.entries)
+  .map((source) => source.id);
+export const sourceEntryIdSchema = z
+  .union([
+    z.enum(singleEntrySources as [string, ...string[]]).meta({ description: "A registered source" }),
+    z.uuid().meta({ description: "One of the organisation's RSS/Atom feeds" }),
+  ])
+  .meta({ description: `${singleEntrySources.join(", ")}, or the id of one of the organisation's RSS/Atom feeds` });
+
 export const sourceStatusSchema = z
   .object({
-    id: z.string().meta({ description: "boe, eurlex, or the id of one of the organisation's RSS/Atom feeds" }),
+    id: sourceEntryIdSchema,
     lastSuccessAt: z.iso.datetime().nullable(),
     lastError: z.string().nullable().meta({ description: "The last error's technical message (English)" }),
     lastErrorKind: z

@@ -62,6 +62,7 @@ export function SearchFilters({
   withSort = false,
   fields = ["source", "area", "jurisdiction", "kind", "relevance", "from", "to"],
   wrap,
+  sources,
 }: {
   locale: Locale;
   values: FilterValues;
@@ -73,6 +74,8 @@ export function SearchFilters({
   fields?: readonly ("source" | "area" | "jurisdiction" | "kind" | "relevance" | "from" | "to")[];
   /** "col": each field in a grid column (the caller's .row). */
   wrap?: "col" | undefined;
+  /** The registered sources with their names (the loader's sourceChoices(locale)). */
+  sources: readonly { id: string; label: string }[];
 }) {
   const t = appMessages(locale).docs;
   const s = t.search;
@@ -110,7 +113,7 @@ export function SearchFilters({
         label={s.source}
         value={values.source}
         anyLabel={s.any}
-        options={(["boe", "eurlex", "feed"] as const).map((id) => ({ id, label: t.sources[id] }))}
+        options={[...sources]}
         counts={counts?.source}
         errors={errors.source}
       />

@@ -5,16 +5,23 @@
  * write their audit events in the transaction of the change).
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { listAuditEvents } from "../../.server/audit/query.ts";
+import { recordAudit } from "../../.server/audit/record.ts";
+import type { MemberInfo } from "../../.server/auth/permissions.ts";
+import {
+  createNote,
+  deleteNote,
+  listNotesFor,
+  noteInputSchema,
+  updateNote,
+  type Viewer,
+} from "../../.server/collab/notes.ts";
+import { type ShareDeps, shareByEmail, shareInputSchema, shareToChat } from "../../.server/collab/sharing.ts";
+import type { Database, Db } from "../../.server/db/client.ts";
+import { member as memberTable, team, user } from "../../.server/db/schema/auth.ts";
+import { getDocument } from "../../.server/documents/search.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import { listAuditEvents } from "../audit/query.ts";
-import { recordAudit } from "../audit/record.ts";
-import type { MemberInfo } from "../auth/permissions.ts";
-import { createNote, deleteNote, listNotesFor, noteInputSchema, updateNote, type Viewer } from "../collab/notes.ts";
-import { type ShareDeps, shareByEmail, shareInputSchema, shareToChat } from "../collab/sharing.ts";
-import type { Database, Db } from "../db/client.ts";
-import { member as memberTable, team, user } from "../db/schema/auth.ts";
-import { viewerOf } from "./page.ts";
-import { getDocument } from "./search.ts";
+import { viewerOf } from "./document.server.ts";
 
 export interface NoteItem {
   id: string;

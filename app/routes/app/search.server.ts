@@ -3,11 +3,12 @@
  * the API's query schema (one set of filters for both), field errors in the reader's language,
  * and the results as the pages show them.
  */
+
+import { type DocumentQuery, documentQuerySchema } from "../../.server/api/operations/documents.ts";
+import type { Database } from "../../.server/db/client.ts";
+import { type Facets, SearchParamsError, searchDocuments } from "../../.server/documents/search.ts";
+import { zodLocales } from "../../.server/zod-locales.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import { type DocumentQuery, documentQuerySchema } from "../api/operations/documents.ts";
-import type { Database } from "../db/client.ts";
-import { zodLocales } from "../zod-locales.ts";
-import { type Facets, SearchParamsError, searchDocuments } from "./search.ts";
 
 /** The filters a page keeps in its URL (everything but limit). */
 export const filterKeys = ["q", "source", "area", "jurisdiction", "kind", "relevance", "from", "to", "sort"] as const;

@@ -3,11 +3,17 @@
  * reader's language, the correction stored and audited, the document matched again for alerts,
  * and the corrections the page shows.
  */
+
+import { recordAudit } from "../../.server/audit/record.ts";
+import type { MemberInfo } from "../../.server/auth/permissions.ts";
+import type { Database, Db } from "../../.server/db/client.ts";
+import {
+  type CorrectionView,
+  correctArea,
+  correctionInputSchema,
+  correctionsOf,
+} from "../../.server/documents/corrections.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import { recordAudit } from "../audit/record.ts";
-import type { MemberInfo } from "../auth/permissions.ts";
-import type { Database, Db } from "../db/client.ts";
-import { type CorrectionView, correctArea, correctionInputSchema, correctionsOf } from "./corrections.ts";
 
 export type CorrectionFormOutcome =
   | { ok: "corrected" | "undone" }

@@ -4,6 +4,7 @@
  * transaction; the outbox worker sends them.
  */
 import { randomUUID } from "node:crypto";
+import { escapeHtml } from "../../lib/escape-html.ts";
 import type { Executor } from "../audit/executor.ts";
 import { mailOutbox } from "../db/schema/auth.ts";
 
@@ -14,10 +15,6 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 function layout(paragraphs: readonly string[], link: { url: string; label: string } | null): RenderedMail["html"] {

@@ -21,6 +21,7 @@ import type { Database, Db } from "../../.server/db/client.ts";
 import { member as memberTable, team, user } from "../../.server/db/schema/auth.ts";
 import { getDocument } from "../../.server/documents/search.ts";
 import type { Locale } from "../../i18n/locales.ts";
+import { fieldErrorsOf } from "../../lib/field-errors.ts";
 import { viewerOf } from "./document.server.ts";
 
 export interface NoteItem {
@@ -152,11 +153,9 @@ function fieldErrors(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
   locale: Locale,
 ): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? "body");
-    errors[key] = [fieldMessages[locale][key] ?? issue.message];
-  }
+  // One message a field: the page's wording where it has one, else the last issue's.
+  const errors = fieldErrorsOf(issues, { fallback: "body" });
+  for (const [key, list] of Object.entries(errors)) errors[key] = [fieldMessages[locale][key] ?? list.at(-1) ?? ""];
   return errors;
 }
 

@@ -14,6 +14,7 @@ import {
   correctionsOf,
 } from "../../.server/documents/corrections.ts";
 import type { Locale } from "../../i18n/locales.ts";
+import { fieldErrorsOf } from "../../lib/field-errors.ts";
 
 export type CorrectionFormOutcome =
   | { ok: "corrected" | "undone" }
@@ -40,11 +41,7 @@ export async function correctionAction(
   }
   const parsed = correctionInputSchema(deps.locale).safeParse(values);
   if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "reason");
-      errors[key] = [...(errors[key] ?? []), issue.message];
-    }
+    const errors = fieldErrorsOf(parsed.error.issues, { fallback: "reason" });
     return { form: "correction", errors, values, status: 422 };
   }
   const { member } = deps;

@@ -103,21 +103,12 @@ export async function correctArea(
         ),
       );
     const effective = existing ? existing.action === "add" : stored;
+    const t = serverMessagesFor(lang).corrections;
     if (input.action === "add" && effective) {
-      return {
-        ok: false,
-        error: "field",
-        field: "area",
-        message: serverMessagesFor(lang).corrections.alreadyHas,
-      } as const;
+      return { ok: false, error: "field", field: "area", message: t.alreadyHas } as const;
     }
     if (input.action === "remove" && !effective) {
-      return {
-        ok: false,
-        error: "field",
-        field: "area",
-        message: serverMessagesFor(lang).corrections.doesNotHave,
-      } as const;
+      return { ok: false, error: "field", field: "area", message: t.doesNotHave } as const;
     }
     const audit = (action: string, id: string, detail: Record<string, unknown>) =>
       record(tx as unknown as Db, {

@@ -50,6 +50,26 @@ export function toLocale(value: unknown): MailLocale {
   return value === "en" ? "en" : "es";
 }
 
+/** An admin's change in their organisation, audited in the caller's transaction. */
+export function auditByMember(
+  tx: Executor,
+  actor: MemberInfo,
+  meta: RequestMeta,
+  action: string,
+  object: { type: string; id: string },
+  detail?: Record<string, unknown>,
+): Promise<unknown> {
+  return recordAudit(tx, {
+    organizationId: actor.organizationId,
+    actor: { id: actor.userId, email: actor.email },
+    action,
+    object,
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    detail,
+  });
+}
+
 export function createAuthContext(deps: AuthDeps) {
   const { config, database, log } = deps;
   const db: Db = database.db;

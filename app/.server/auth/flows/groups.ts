@@ -1,11 +1,10 @@
 /** Groups (better-auth teams): list, create, rename, delete, membership. */
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { recordAudit } from "../../audit/record.ts";
 import { member, team, teamMember, user } from "../../db/schema/auth.ts";
 import type { MemberInfo } from "../permissions.ts";
 import type { RequestMeta } from "../types.ts";
-import type { AuthContext } from "./context.ts";
+import { type AuthContext, auditByMember } from "./context.ts";
 
 export function groupFlow(ctx: AuthContext) {
   const { db } = ctx;
@@ -41,15 +40,7 @@ export function groupFlow(ctx: AuthContext) {
           createdAt: new Date(),
           updatedAt: new Date(),
         });
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: "group.created",
-          object: { type: "group", id },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { name: name.trim() },
-        });
+        await auditByMember(tx, actor, meta, "group.created", { type: "group", id }, { name: name.trim() });
         return id;
       });
     },
@@ -62,15 +53,7 @@ export function groupFlow(ctx: AuthContext) {
           .where(and(eq(team.id, groupId), eq(team.organizationId, actor.organizationId)))
           .returning({ id: team.id });
         if (!renamed[0]) return false;
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: "group.renamed",
-          object: { type: "group", id: groupId },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { name: name.trim() },
-        });
+        await auditByMember(tx, actor, meta, "group.renamed", { type: "group", id: groupId }, { name: name.trim() });
         return true;
       });
     },
@@ -82,15 +65,14 @@ export function groupFlow(ctx: AuthContext) {
           .where(and(eq(team.id, groupId), eq(team.organizationId, actor.organizationId)))
           .returning({ id: team.id, name: team.name });
         if (!deleted[0]) return false;
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: "group.deleted",
-          object: { type: "group", id: groupId },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { name: deleted[0].name },
-        });
+        await auditByMember(
+          tx,
+          actor,
+          meta,
+          "group.deleted",
+          { type: "group", id: groupId },
+          { name: deleted[0].name },
+        );
         return true;
       });
     },
@@ -132,15 +114,14 @@ export function groupFlow(ctx: AuthContext) {
             .returning({ id: teamMember.id });
           if (!removed[0]) return true;
         }
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: present ? "group.member_added" : "group.member_removed",
-          object: { type: "group", id: group.id },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { memberId },
-        });
+        await auditByMember(
+          tx,
+          actor,
+          meta,
+          present ? "group.member_added" : "group.member_removed",
+          { type: "group", id: group.id },
+          { memberId },
+        );
         return true;
       });
     },

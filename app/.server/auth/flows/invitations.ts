@@ -7,7 +7,7 @@ import { invitationMail, type MailLocale, queueMail } from "../mails.ts";
 import { isRole, type MemberInfo, type Role } from "../permissions.ts";
 import { AuthError, hashSecretToken, invitationDays, type RequestMeta } from "../types.ts";
 import { accountHelpers } from "./accounts.ts";
-import { type AuthContext, checkPassword, newToken, toLocale } from "./context.ts";
+import { type AuthContext, auditByMember, checkPassword, newToken, toLocale } from "./context.ts";
 import { invitationWriter } from "./invitation-record.ts";
 
 export function invitationFlow(ctx: AuthContext) {
@@ -130,15 +130,14 @@ export function invitationFlow(ctx: AuthContext) {
           )
           .returning({ id: invitation.id, email: invitation.email });
         if (!revoked[0]) return false;
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: "invitation.revoked",
-          object: { type: "invitation", id: invitationId },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { email: revoked[0].email },
-        });
+        await auditByMember(
+          tx,
+          actor,
+          meta,
+          "invitation.revoked",
+          { type: "invitation", id: invitationId },
+          { email: revoked[0].email },
+        );
         return true;
       });
     },
@@ -174,15 +173,14 @@ export function invitationFlow(ctx: AuthContext) {
             role: row.role ?? "member",
           }),
         );
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: "invitation.resent",
-          object: { type: "invitation", id: row.id },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { email: row.email },
-        });
+        await auditByMember(
+          tx,
+          actor,
+          meta,
+          "invitation.resent",
+          { type: "invitation", id: row.id },
+          { email: row.email },
+        );
         return true;
       });
     },

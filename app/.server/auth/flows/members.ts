@@ -1,11 +1,10 @@
 /** Members (admins): list, roles, suspension and ending a member's sessions; tokens follow the role. */
 import { and, asc, count, eq } from "drizzle-orm";
 import { revokeTokensOf } from "../../api/tokens.ts";
-import { recordAudit } from "../../audit/record.ts";
 import { member, session, user } from "../../db/schema/auth.ts";
 import type { MemberInfo, Role } from "../permissions.ts";
 import { AuthError, type RequestMeta } from "../types.ts";
-import { type AuthContext, tokenAudit } from "./context.ts";
+import { type AuthContext, auditByMember, tokenAudit } from "./context.ts";
 
 export function memberFlow(ctx: AuthContext) {
   const { db } = ctx;
@@ -51,15 +50,14 @@ export function memberFlow(ctx: AuthContext) {
           if ((owners?.n ?? 0) <= 1) throw new AuthError("forbidden");
         }
         await tx.update(member).set({ role }).where(eq(member.id, row.id));
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: "member.role_changed",
-          object: { type: "member", id: row.id },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { from: row.role, to: role },
-        });
+        await auditByMember(
+          tx,
+          actor,
+          meta,
+          "member.role_changed",
+          { type: "member", id: row.id },
+          { from: row.role, to: role },
+        );
         // Only admins and owners hold API tokens: a demotion ends the member's tokens.
         if (role === "member" && row.role !== "member") {
           await revokeTokensOf(tx, actor.organizationId, row.userId, "member.role_changed", tokenAudit(actor, meta));
@@ -78,13 +76,9 @@ export function memberFlow(ctx: AuthContext) {
         if (!row || row.userId === actor.userId) return false;
         await tx.update(user).set({ banned: suspended, updatedAt: new Date() }).where(eq(user.id, row.userId));
         if (suspended) await tx.delete(session).where(eq(session.userId, row.userId));
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: suspended ? "member.suspended" : "member.reinstated",
-          object: { type: "member", id: row.id },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
+        await auditByMember(tx, actor, meta, suspended ? "member.suspended" : "member.reinstated", {
+          type: "member",
+          id: row.id,
         });
         // A suspension ends the member's API tokens too (reinstating does not bring them back).
         if (suspended) {
@@ -102,15 +96,14 @@ export function memberFlow(ctx: AuthContext) {
           .where(and(eq(member.id, memberId), eq(member.organizationId, actor.organizationId)));
         if (!row) return null;
         const ended = await tx.delete(session).where(eq(session.userId, row.userId)).returning({ id: session.id });
-        await recordAudit(tx, {
-          organizationId: actor.organizationId,
-          actor: { id: actor.userId, email: actor.email },
-          action: "session.ended",
-          object: { type: "member", id: row.id },
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-          detail: { sessions: ended.length },
-        });
+        await auditByMember(
+          tx,
+          actor,
+          meta,
+          "session.ended",
+          { type: "member", id: row.id },
+          { sessions: ended.length },
+        );
         return ended.length;
       });
     },

@@ -16,6 +16,7 @@ import { matchDocument, type Recipient } from "../app/.server/alerts/matching.ts
 import { createWebhook, webhookInputSchema } from "../app/.server/alerts/webhooks.ts";
 import { createDeliveryWorker } from "../app/.server/alerts/worker.ts";
 import type { Database } from "../app/.server/db/client.ts";
+import { rowsOf } from "../app/.server/db/rows.ts";
 import { alertProfiles } from "../app/.server/db/schema.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { createMailTransport } from "../app/.server/mail/transport.ts";
@@ -129,10 +130,11 @@ async function benchLatency(a: Database, b: Database, url: string | undefined, w
     const gotSame = sameWait(documentId);
     const gotOther = otherWait?.(documentId);
     await a.db.transaction(async (tx) => {
-      const inserted = (await tx.execute(
+      const inserted = await rowsOf<{ id: string }>(
+        tx,
         sql`insert into alerts (user_id, document_id, profile_id, title) values ('bench-user', ${documentId}, ${randomUUID()}, 'Bench') returning id`,
-      )) as unknown as { rows: { id: string }[] };
-      await tx.execute(sql`select pg_notify(${alertsChannel}, ${String(inserted.rows[0]?.id)})`);
+      );
+      await tx.execute(sql`select pg_notify(${alertsChannel}, ${String(inserted[0]?.id)})`);
     });
     const committed = performance.now();
     same.push((await gotSame) - committed);

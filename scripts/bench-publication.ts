@@ -26,7 +26,7 @@ const { readSse, startReceiver } = await import("../tests/support/alerts-fixture
 const { setupOwnerOverHttp } = await import("../tests/support/http-session.ts");
 const { startInProcessServer } = await import("../tests/support/in-process-server.ts");
 const { startReplayProcess } = await import("../tests/support/replay-process.ts");
-const { madridDate } = await import("../app/.server/jobs/ingest-jobs.ts");
+const { madridDate } = await import("../app/lib/madrid-date.ts");
 
 const { values: args } = parseArgs({
   options: {

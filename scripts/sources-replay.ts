@@ -14,6 +14,7 @@ import {
   type ReplaySource,
   startReplayServer,
 } from "../app/.server/sources/replay.ts";
+import { madridDate } from "../app/lib/madrid-date.ts";
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +42,7 @@ try {
   process.exit(1);
 }
 if (values["today-from"]) {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+  const today = madridDate();
   replay.publish({ date: today, from: values["today-from"] });
 }
 console.log(`Replay server at ${replay.url}`);

@@ -32,6 +32,12 @@ export const referenceFixturesDir = path.join(fixturesDir, "reference");
 /** The classification's labelled set (docs/classification.md). */
 export const labelledSetPath = path.join(fixturesDir, "classify/labelled.jsonl");
 
+/**
+ * Common passwords and the words they are built from (brotli, one a line; passwords.ts). Product
+ * data rather than a recording, so it is read from this project's folder whatever FIXTURES_DIR says.
+ */
+export const commonPasswordsFile = path.join(projectRoot, "fixtures/auth/common-passwords.txt.br");
+
 /** A file of the recorded sources, by its path relative to fixtures/sources. */
 export function sourceFixture(relative: string): string {
   return path.join(sourcesFixturesDir, relative);

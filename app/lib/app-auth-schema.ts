@@ -5,6 +5,7 @@
  */
 import * as z from "zod/mini";
 import type { Locale } from "../i18n/locales.ts";
+import { fieldErrorsOf } from "./field-errors.ts";
 
 const text = {
   es: {
@@ -133,12 +134,5 @@ export function parseForm<T>(
   }
   const result = z.safeParse(schema, input);
   if (result.success) return { ok: true, data: result.data };
-  const errors: FormErrors = {};
-  for (const issue of result.error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    const list = errors[key] ?? [];
-    list.push(issue.message);
-    errors[key] = list;
-  }
-  return { ok: false, errors };
+  return { ok: false, errors: fieldErrorsOf(result.error.issues, { fallback: "form" }) };
 }

@@ -7,6 +7,7 @@ import { contact as enContact } from "../i18n/en/contact.ts";
 import { contact as esContact } from "../i18n/es/contact.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { type ContactField, contactFieldLimits, contactFieldNames, requiredContactFields } from "./contact-fields.ts";
+import { fieldErrorsOf } from "./field-errors.ts";
 
 /** Digits, spaces, + - . / ( ) and an optional extension: international formats without being picky. */
 export const phonePattern = /^\+?[0-9(][0-9 ().\-/]{2,}(?:\s*(?:ext\.?|x|#)\s*[0-9]{1,6})?$/i;
@@ -104,13 +105,6 @@ export function validateContact(input: unknown, locale: Locale): ContactValidati
   const value = input !== null && typeof input === "object" && !Array.isArray(input) ? input : {};
   const result = z.safeParse(contactSchema(locale), value);
   if (result.success) return { success: true, data: result.data };
-  const fieldErrors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path[0];
-    if (typeof key !== "string" || !(contactFieldNames as readonly string[]).includes(key)) continue;
-    const list = fieldErrors[key as ContactField] ?? [];
-    if (!list.includes(issue.message)) list.push(issue.message);
-    fieldErrors[key as ContactField] = list;
-  }
+  const fieldErrors: FieldErrors = fieldErrorsOf(result.error.issues, { fallback: "", only: contactFieldNames });
   return { success: false, fieldErrors };
 }

@@ -16,6 +16,7 @@ import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
 import { instancePacer } from "../../app/.server/sources/pacing.ts";
 import { loadSampleData, sampleDays } from "../../app/.server/sources/sample.ts";
+import { madridDate } from "../../app/lib/madrid-date.ts";
 import { createIngestReporter } from "../ingest-progress.ts";
 
 export const summary = "ingest a source now: --source boe --date YYYY-MM-DD, --source eurlex, or --sample";
@@ -35,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`--source must be boe or eurlex\n${summary}\n`);
     return 2;
   }
-  const date = values.date ?? new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+  const date = values.date ?? madridDate();
   if (values.source === "boe" && !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
     process.stderr.write("--date must be YYYY-MM-DD\n");
     return 2;

@@ -9,7 +9,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
 import type { Facets } from "../../app/.server/documents/search.ts";
-import type { ResultItem } from "../../app/.server/documents/search-page.ts";
+import type { ResultItem } from "../../app/routes/app/search.server.ts";
 import * as searchRoute from "../../app/routes/app/search.tsx";
 import { ingestRecorded } from "../support/documents-fixtures.ts";
 import { memberInfo, pageContext, pageRequest } from "../support/page-harness.ts";

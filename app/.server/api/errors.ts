@@ -4,41 +4,13 @@
  */
 import { z } from "zod";
 import { defaultLocale, type Locale } from "../../i18n/locales.ts";
+import { serverMessagesFor } from "../../i18n/server-messages.ts";
 import { localeFromAcceptLanguage } from "../locale.ts";
 
 export type ApiErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 429 | 500 | 503;
 
-const messages: Record<Locale, Record<ApiErrorStatus, string>> = {
-  es: {
-    400: "Petición mal formada",
-    401: "Falta el token de acceso o no es válido",
-    403: "El token no tiene permiso para esta operación",
-    404: "No encontrado",
-    405: "Método no permitido",
-    413: "El cuerpo de la petición es demasiado grande",
-    415: "Tipo de contenido no admitido",
-    422: "Algunos parámetros no son válidos",
-    429: "Demasiadas peticiones; inténtelo de nuevo más tarde",
-    500: "Error interno del servidor",
-    503: "Servicio no disponible",
-  },
-  en: {
-    400: "Malformed request",
-    401: "Missing or invalid access token",
-    403: "The token is not allowed to do this",
-    404: "Not found",
-    405: "Method not allowed",
-    413: "Request body too large",
-    415: "Unsupported content type",
-    422: "Some parameters are invalid",
-    429: "Too many requests; try again later",
-    500: "Internal server error",
-    503: "Service unavailable",
-  },
-};
-
 export function apiMessage(status: ApiErrorStatus, locale: Locale): string {
-  return messages[locale][status];
+  return serverMessagesFor(locale).api[status];
 }
 
 export function requestLocale(request: Request): Locale {

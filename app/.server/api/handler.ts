@@ -10,6 +10,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import type { Locale } from "../../i18n/locales.ts";
+import { fieldErrorsOf } from "../../lib/field-errors.ts";
 import { type AppServices, type RequestInfo, requestContext, servicesContext } from "../context.ts";
 import { zodLocales } from "../zod-locales.ts";
 import { ApiError, apiHeaders, errorResponse, requestLocale } from "./errors.ts";
@@ -132,12 +133,7 @@ async function parsePart(schema: z.ZodType | undefined, value: unknown, locale: 
   if (!schema) return undefined;
   const result = await schema.safeParseAsync(value, { error: zodLocales[locale] });
   if (result.success) return result.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path.length > 0 ? issue.path.join(".") : "_";
-    fieldErrors[key] = [...(fieldErrors[key] ?? []), issue.message];
-  }
-  throw new ApiError(422, { fieldErrors });
+  throw new ApiError(422, { fieldErrors: fieldErrorsOf(result.error.issues, { fallback: "_", path: "joined" }) });
 }
 
 /** Query parameters as single values (the first of repeated ones). */

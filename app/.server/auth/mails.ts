@@ -4,6 +4,9 @@
  * transaction; the outbox worker sends them.
  */
 import { randomUUID } from "node:crypto";
+import { serverMessagesFor } from "../../i18n/server-messages.ts";
+import { escapeHtml } from "../../lib/escape-html.ts";
+import { fillTemplate } from "../../lib/fill-template.ts";
 import type { Executor } from "../audit/executor.ts";
 import { mailOutbox } from "../db/schema/auth.ts";
 
@@ -14,10 +17,6 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 function layout(paragraphs: readonly string[], link: { url: string; label: string } | null): RenderedMail["html"] {
@@ -41,74 +40,37 @@ export function invitationMail(
   locale: MailLocale,
   data: { organizationName: string; inviterName: string | null; url: string; role: string },
 ): RenderedMail {
-  if (locale === "en") {
-    return render(
-      [
-        `${data.inviterName ?? "An administrator"} invites you to ${data.organizationName} on Vigía Normativo (role: ${data.role}).`,
-        "Open the link to choose your name and password, then set up a second factor. The link is valid for 7 days and can be used once.",
-        "If you were not expecting this invitation, ignore this mail.",
-      ],
-      `Invitation to ${data.organizationName} on Vigía Normativo`,
-      { url: data.url, label: "Accept the invitation" },
-    );
-  }
-  const roleEs = { owner: "propietario", admin: "administrador", member: "miembro" }[data.role] ?? data.role;
-  return render(
-    [
-      `${data.inviterName ?? "Un administrador"} te invita a ${data.organizationName} en Vigía Normativo (rol: ${roleEs}).`,
-      "Abre el enlace para indicar tu nombre y tu contraseña y configurar un segundo factor. El enlace es válido durante 7 días y solo puede usarse una vez.",
-      "Si no esperaba esta invitación, ignore este correo.",
-    ],
-    `Invitación a ${data.organizationName} en Vigía Normativo`,
-    { url: data.url, label: "Aceptar la invitación" },
-  );
+  const { roles, invitation: t } = serverMessagesFor(locale).mails;
+  const values = {
+    inviter: data.inviterName ?? t.someone,
+    organization: data.organizationName,
+    role: roles[data.role] ?? data.role,
+  };
+  return render([fillTemplate(t.invites, values), t.next, t.unexpected], fillTemplate(t.subject, values), {
+    url: data.url,
+    label: t.link,
+  });
 }
 
 export function passwordResetMail(locale: MailLocale, data: { url: string }): RenderedMail {
-  if (locale === "en") {
-    return render(
-      [
-        "Someone asked to reset the password of your Vigía Normativo account.",
-        "The link is valid for one hour and can be used once. If it was not you, ignore this mail: your password stays as it is.",
-      ],
-      "Reset your Vigía Normativo password",
-      { url: data.url, label: "Choose a new password" },
-    );
-  }
-  return render(
-    [
-      "Se ha pedido restablecer la contraseña de tu cuenta de Vigía Normativo.",
-      "El enlace es válido durante una hora y solo puede usarse una vez. Si no lo has pedido tú, ignora este correo: tu contraseña no cambia.",
-    ],
-    "Restablece tu contraseña de Vigía Normativo",
-    { url: data.url, label: "Elegir una contraseña nueva" },
-  );
+  const t = serverMessagesFor(locale).mails.passwordReset;
+  return render([t.asked, t.validity], t.subject, { url: data.url, label: t.link });
 }
 
 export function newDeviceMail(
   locale: MailLocale,
   data: { at: Date; userAgent: string; ip: string; sessionsUrl: string },
 ): RenderedMail {
+  const t = serverMessagesFor(locale).mails.newDevice;
   const when = data.at.toISOString().replace("T", " ").slice(0, 16);
-  if (locale === "en") {
-    return render(
-      [
-        `Your Vigía Normativo account was signed in to from a device we had not seen before, on ${when} UTC.`,
-        `Device: ${data.userAgent || "unknown"}. IP address: ${data.ip}.`,
-        "If it was not you, end that session and change your password.",
-      ],
-      "New sign-in to Vigía Normativo",
-      { url: data.sessionsUrl, label: "Review my sessions" },
-    );
-  }
   return render(
     [
-      `Se ha iniciado sesión en tu cuenta de Vigía Normativo desde un dispositivo nuevo el ${when} UTC.`,
-      `Dispositivo: ${data.userAgent || "desconocido"}. Dirección IP: ${data.ip}.`,
-      "Si no has sido tú, cierra esa sesión y cambia tu contraseña.",
+      fillTemplate(t.signedIn, { when }),
+      fillTemplate(t.device, { device: data.userAgent || t.unknownDevice, ip: data.ip }),
+      t.notYou,
     ],
-    "Nuevo inicio de sesión en Vigía Normativo",
-    { url: data.sessionsUrl, label: "Revisar mis sesiones" },
+    t.subject,
+    { url: data.sessionsUrl, label: t.link },
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passwordProblem } from "./passwords.ts";
+import { commonPasswords, passwordProblem } from "./passwords.ts";
 
 describe("passwordProblem", () => {
   it("refuses short, common and repetitive passwords", () => {
@@ -15,5 +15,15 @@ describe("passwordProblem", () => {
   it("accepts a long uncommon passphrase", () => {
     expect(passwordProblem("tortuga-verde-lunes-27")).toBeNull();
     expect(passwordProblem("correct horse battery staple")).toBeNull();
+  });
+});
+
+describe("commonPasswords", () => {
+  it("reads the whole compressed list once", () => {
+    const list = commonPasswords();
+    expect(list.size).toBe(10_558);
+    expect(list.has("password")).toBe(true);
+    expect(list.has("zxcvbnzxcvbn@123")).toBe(true);
+    expect(commonPasswords()).toBe(list);
   });
 });

@@ -1,20 +1,24 @@
 /**
  * Password policy: at least 12 characters, at most 256, and not a common password. The list
- * (common-passwords.ts beside this file, one a line, lower case) holds frequent passwords and
- * the words they are built from; a candidate is refused when it, or it stripped of case,
+ * (fixtures/auth/common-passwords.txt.br, brotli, one a line, lower case) holds frequent passwords
+ * and the words they are built from; a candidate is refused when it, or it stripped of case,
  * leetspeak, repeated characters and leading/trailing digits and symbols, is on the list.
  */
-import { commonPasswordList } from "./common-passwords.ts";
+import { readFileSync } from "node:fs";
+import { brotliDecompressSync } from "node:zlib";
+import { commonPasswordsFile } from "../fixtures-path.ts";
 
 export const passwordMinLength = 12;
 export const passwordMaxLength = 256;
 
 let list: ReadonlySet<string> | undefined;
 
-function commonPasswords(): ReadonlySet<string> {
+/** The list, read and decompressed once, on first use (about 16 KB on disk, 160 KB of text). */
+export function commonPasswords(): ReadonlySet<string> {
   if (!list) {
     list = new Set(
-      commonPasswordList
+      brotliDecompressSync(readFileSync(commonPasswordsFile))
+        .toString("utf8")
         .split("\n")
         .map((line) => line.trim().toLowerCase())
         .filter((line) => line !== "" && !line.startsWith("#")),

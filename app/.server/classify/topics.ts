@@ -6,6 +6,8 @@
  */
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import { serverMessagesFor } from "../../i18n/server-messages.ts";
+import { fillTemplate } from "../../lib/fill-template.ts";
 import { areaIds } from "../../lib/taxonomy.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Database, Db } from "../db/client.ts";
@@ -18,19 +20,6 @@ type Lang = "es" | "en";
 export type AuditRecorder = (tx: Db, event: AuditEventInput) => Promise<unknown>;
 
 export const maxKeywords = 30;
-
-const text = {
-  es: {
-    name: "Escribe un nombre de 1 a 80 caracteres.",
-    keywords: `Escribe entre 1 y ${maxKeywords} palabras o frases, una por línea, de 2 a 80 caracteres cada una.`,
-    area: "Elige un área de la lista.",
-  },
-  en: {
-    name: "Enter a name of 1 to 80 characters.",
-    keywords: `Enter 1 to ${maxKeywords} words or phrases, one per line, each 2 to 80 characters long.`,
-    area: "Choose an area from the list.",
-  },
-} as const;
 
 /** One per line (commas also separate); blanks and repeats dropped. */
 export function parseKeywords(value: string): string[] {
@@ -47,7 +36,8 @@ export function parseKeywords(value: string): string[] {
 }
 
 export function topicInputSchema(lang: Lang) {
-  const t = text[lang];
+  const messages = serverMessagesFor(lang).topics;
+  const t = { ...messages, keywords: fillTemplate(messages.keywords, { max: String(maxKeywords) }) };
   return z.object({
     name: z.string({ error: t.name }).trim().min(1, t.name).max(80, t.name),
     keywords: z

@@ -3,10 +3,7 @@
  * *emphasis* / _emphasis_, `inline code`, "- " / "* " and "1. " lists, and [links](url) to
  * http(s) and mailto only (rel="noopener noreferrer nofollow"). Everything else is text, escaped.
  */
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from "../../lib/escape-html.ts";
 
 /** Emphasis over already-escaped text: the captured parts hold no markup of their own. */
 function emphasis(escaped: string): string {

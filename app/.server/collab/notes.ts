@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { z } from "zod";
+import { serverMessagesFor } from "../../i18n/server-messages.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
 import { notes } from "../db/schema.ts";
@@ -25,23 +26,8 @@ export interface Viewer {
   language?: "es" | "en";
 }
 
-const text = {
-  es: {
-    body: "Escribe la nota (máximo 10.000 caracteres).",
-    visibility: "Visibilidad no válida: private, group u organization.",
-    group: "Elige uno de tus grupos para una nota de grupo.",
-    paragraph: "Párrafo no válido.",
-  },
-  en: {
-    body: "Write the note (at most 10,000 characters).",
-    visibility: "Invalid visibility: private, group or organization.",
-    group: "Choose one of your groups for a group note.",
-    paragraph: "Invalid paragraph.",
-  },
-} as const;
-
 export function noteInputSchema(lang: "es" | "en", viewerGroupIds: string[]) {
-  const t = text[lang];
+  const t = serverMessagesFor(lang).notes;
   return z
     .object({
       body: z.string({ error: t.body }).trim().min(1, t.body).max(10_000, t.body),

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
+import { serverMessagesFor } from "../../i18n/server-messages.ts";
 import { type ChatPayload, chatFormat } from "../alerts/matching.ts";
 import { shareMail } from "../alerts/messages.ts";
 import type { Db } from "../db/client.ts";
@@ -33,16 +34,8 @@ export interface ShareDeps {
   siteUrl: string;
 }
 
-const text = {
-  es: {
-    recipients: "Indica entre 1 y 20 direcciones de correo válidas.",
-    message: "El mensaje admite hasta 2.000 caracteres.",
-  },
-  en: { recipients: "Enter 1 to 20 valid email addresses.", message: "The message takes at most 2,000 characters." },
-} as const;
-
 export function shareInputSchema(lang: "es" | "en") {
-  const t = text[lang];
+  const t = serverMessagesFor(lang).sharing;
   return z
     .object({
       recipients: z

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { rowsOf } from "./rows.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -51,7 +52,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: "postgres",
       db,
       pool,
-      rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+      rows: <T>(query: SQL) => rowsOf<T>(db, query),
       query: async <T>(text: string, values?: unknown[]) => {
         const result = await pool.query(text, values as unknown[]);
         return { rows: result.rows as T[] };
@@ -86,7 +87,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     kind: "pglite",
     db,
     pool: undefined,
-    rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+    rows: <T>(query: SQL) => rowsOf<T>(db, query),
     query: async <T>(text: string, values?: unknown[]) => {
       // PGlite's query() runs one statement with parameters; exec() runs several without.
       if (values && values.length > 0) return { rows: (await client.query<T>(text, values)).rows };

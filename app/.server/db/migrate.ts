@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Database } from "./client.ts";
+import { rowsOf } from "./rows.ts";
 
 /** Arbitrary constant shared by every instance: the advisory lock's key. */
 const migrationLockKey = 72_041_203;
@@ -26,8 +27,8 @@ export async function migrate(database: Database, migrationsDir: string): Promis
     await tx.execute(
       sql`create table if not exists app_migrations (tag text primary key, hash text not null, applied_at timestamptz not null default now())`,
     );
-    const done = (await tx.execute(sql`select tag from app_migrations`)) as unknown as { rows: { tag: string }[] };
-    const doneTags = new Set(done.rows.map((row) => row.tag));
+    const done = await rowsOf<{ tag: string }>(tx, sql`select tag from app_migrations`);
+    const doneTags = new Set(done.map((row) => row.tag));
     for (const entry of [...journal.entries].sort((a, b) => a.idx - b.idx)) {
       if (doneTags.has(entry.tag)) continue;
       const text = readFileSync(path.join(migrationsDir, `${entry.tag}.sql`), "utf8");

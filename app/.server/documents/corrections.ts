@@ -10,6 +10,7 @@
  */
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
+import { serverMessagesFor } from "../../i18n/server-messages.ts";
 import { type AreaId, areaIds } from "../../lib/taxonomy.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
@@ -19,25 +20,8 @@ import type { AreaLabel } from "./types.ts";
 type Lang = "es" | "en";
 export type CorrectionAction = "add" | "remove";
 
-const text = {
-  es: {
-    area: "Elige un área de la lista.",
-    action: "Elige si el área sobra o falta.",
-    reason: "Explica el motivo en 3 a 500 caracteres.",
-    alreadyHas: "El documento ya tiene esa área.",
-    doesNotHave: "El documento no tiene esa área.",
-  },
-  en: {
-    area: "Choose an area from the list.",
-    action: "Choose whether the area is wrong or missing.",
-    reason: "Give the reason in 3 to 500 characters.",
-    alreadyHas: "The document already has that area.",
-    doesNotHave: "The document does not have that area.",
-  },
-} as const;
-
 export function correctionInputSchema(lang: Lang) {
-  const t = text[lang];
+  const t = serverMessagesFor(lang).corrections;
   return z.object({
     area: z.enum(areaIds, { error: t.area }),
     action: z.enum(["add", "remove"], { error: t.action }),
@@ -119,11 +103,12 @@ export async function correctArea(
         ),
       );
     const effective = existing ? existing.action === "add" : stored;
+    const t = serverMessagesFor(lang).corrections;
     if (input.action === "add" && effective) {
-      return { ok: false, error: "field", field: "area", message: text[lang].alreadyHas } as const;
+      return { ok: false, error: "field", field: "area", message: t.alreadyHas } as const;
     }
     if (input.action === "remove" && !effective) {
-      return { ok: false, error: "field", field: "area", message: text[lang].doesNotHave } as const;
+      return { ok: false, error: "field", field: "area", message: t.doesNotHave } as const;
     }
     const audit = (action: string, id: string, detail: Record<string, unknown>) =>
       record(tx as unknown as Db, {

@@ -1,4 +1,6 @@
 /** The notification sales receives for a demo request: every field, escaped in HTML, none in a header unsanitised. */
+
+import { escapeHtml } from "../../lib/escape-html.ts";
 import type { Lead } from "../contact/store.ts";
 
 const labels: [keyof Lead, string][] = [
@@ -15,9 +17,8 @@ const labels: [keyof Lead, string][] = [
   ["id", "Referencia / Reference"],
 ];
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/** Kept for alerts/messages.ts until it imports app/lib/escape-html.ts itself. */
+export { escapeHtml };
 
 /** What may go in a header: one line, no control characters, bounded. */
 export function headerSafe(value: string, max = 120): string {

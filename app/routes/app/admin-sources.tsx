@@ -14,6 +14,7 @@ import { failureStatus } from "../../.server/sources/errors";
 import { requestSampleLoad, type SampleStatus } from "../../.server/sources/sample";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import { fieldErrorsOf } from "../../lib/field-errors";
 import type { Route } from "./+types/admin-sources";
 
 export const handle = { layout: "bare" };
@@ -99,11 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       allowPrivate: services.config?.alerts.allowPrivateWebhookUrls ?? false,
     }).safeParseAsync(values);
     if (!parsed.success) {
-      const errors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? "url");
-        errors[key] = [...(errors[key] ?? []), issue.message];
-      }
+      const errors = fieldErrorsOf(parsed.error.issues, { fallback: "url" });
       return data<Invalid>({ errors, values }, { status: 422 });
     }
     const added = await db.transaction(async (tx) => {

@@ -14,6 +14,7 @@ import { servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill } from "../../components/app/messages";
 import type { Locale } from "../../i18n/locales";
+import { fieldErrorsOf } from "../../lib/field-errors";
 import { areas } from "../../lib/taxonomy";
 import type { Route } from "./+types/admin-topics";
 
@@ -55,11 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     area: form.get("area") ?? "",
   });
   if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "form");
-      errors[key] = [...(errors[key] ?? []), issue.message];
-    }
+    const errors = fieldErrorsOf(parsed.error.issues, { fallback: "form" });
     return invalidForm(intent === "update" ? { ...errors, id: [id] } : errors);
   }
   if (intent === "create") await createTopic(db, record, actor, parsed.data);

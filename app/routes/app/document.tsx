@@ -3,9 +3,6 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { labelHistory } from "../../.server/classify/history";
 import { topicsOfDocument } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
-import { type CollabOutcome, collabAction, collabView } from "../../.server/documents/collab-page";
-import { correctionAction, correctionIntent, correctionsView } from "../../.server/documents/corrections-page";
-import { openDocument } from "../../.server/documents/page";
 import { getDocument } from "../../.server/documents/search";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
@@ -20,6 +17,9 @@ import { DocumentText } from "../../components/app/documents/document-text";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/document";
+import { openDocument } from "./document.server";
+import { type CollabOutcome, collabAction, collabView } from "./document-collab.server";
+import { correctionAction, correctionIntent, correctionsView } from "./document-corrections.server";
 
 export const handle = { layout: "bare" };
 

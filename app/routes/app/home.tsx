@@ -2,14 +2,14 @@ import { data } from "react-router";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { can } from "../../.server/auth/permissions";
 import { requestContext, servicesContext } from "../../.server/context";
-import { filtersInUrl, rememberedFilters, rememberFiltersCookie, unreadAlerts } from "../../.server/documents/home";
-import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
 import { sourcesNotice } from "../../.server/sources/admin";
 import { sourceChoices } from "../../.server/sources/registry";
 import { ResultList } from "../../components/app/documents/result-list";
 import { SearchFilters } from "../../components/app/documents/search-filters";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/home";
+import { filtersInUrl, rememberedFilters, rememberFiltersCookie, unreadAlerts } from "./home.server";
+import { filtersQuery, parseSearchParams, runSearch } from "./search.server";
 
 export const handle = { layout: "bare" };
 

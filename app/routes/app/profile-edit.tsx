@@ -12,6 +12,7 @@ import { can } from "../../.server/auth/permissions";
 import { servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { alertMessages, fill } from "../../components/app/messages";
+import { fieldErrorsOf } from "../../lib/field-errors";
 import {
   emptyProfileValues,
   type ProfileFormValues,
@@ -67,14 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const existing = params.id ? await profileFor(database, member, params.id) : undefined;
   if (params.id && !existing) throw data("Not found", { status: 404 });
   const parsed = profileInputSchema(locale).safeParse(profileInput(values, member.userId));
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "form");
-      const list = errors[key] ?? [];
-      list.push(issue.message);
-      errors[key] = list;
-    }
-  }
+  if (!parsed.success) fieldErrorsOf(parsed.error.issues, { fallback: "form", into: errors });
   if (!parsed.success || Object.keys(errors).length) {
     return { values, errors, preview: null as Preview | null };
   }

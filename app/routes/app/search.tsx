@@ -1,12 +1,12 @@
 import { data } from "react-router";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
 import { sourceChoices } from "../../.server/sources/registry";
 import { ResultList } from "../../components/app/documents/result-list";
 import { resultCount, SearchFilters } from "../../components/app/documents/search-filters";
 import { appMessages, fill } from "../../components/app/messages";
 import type { Route } from "./+types/search";
+import { filtersQuery, parseSearchParams, runSearch } from "./search.server";
 
 export const handle = { layout: "bare" };
 

@@ -4,13 +4,13 @@
  * document (the classifier's reasons, and for admins who opened it and when).
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { recordAudit } from "../audit/record.ts";
-import { can, type MemberInfo } from "../auth/permissions.ts";
-import type { Viewer } from "../collab/notes.ts";
-import { readersOf, recordRead } from "../collab/reads.ts";
-import type { Database, Db } from "../db/client.ts";
-import { team, teamMember, user } from "../db/schema/auth.ts";
-import { type DocumentDetail, getDocument } from "./search.ts";
+import { recordAudit } from "../../.server/audit/record.ts";
+import { can, type MemberInfo } from "../../.server/auth/permissions.ts";
+import type { Viewer } from "../../.server/collab/notes.ts";
+import { readersOf, recordRead } from "../../.server/collab/reads.ts";
+import type { Database, Db } from "../../.server/db/client.ts";
+import { team, teamMember, user } from "../../.server/db/schema/auth.ts";
+import { type DocumentDetail, getDocument } from "../../.server/documents/search.ts";
 
 export interface RequestOrigin {
   ip?: string | undefined;

@@ -5,16 +5,25 @@
  * write their audit events in the transaction of the change).
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { listAuditEvents } from "../../.server/audit/query.ts";
+import { recordAudit } from "../../.server/audit/record.ts";
+import type { MemberInfo } from "../../.server/auth/permissions.ts";
+import {
+  createNote,
+  deleteNote,
+  listNotesFor,
+  noteInputSchema,
+  updateNote,
+  type Viewer,
+} from "../../.server/collab/notes.ts";
+import { type ShareDeps, shareByEmail, shareInputSchema, shareToChat } from "../../.server/collab/sharing.ts";
+import type { Database, Db } from "../../.server/db/client.ts";
+import { member as memberTable, team, user } from "../../.server/db/schema/auth.ts";
+import { getDocument } from "../../.server/documents/search.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import { listAuditEvents } from "../audit/query.ts";
-import { recordAudit } from "../audit/record.ts";
-import type { MemberInfo } from "../auth/permissions.ts";
-import { createNote, deleteNote, listNotesFor, noteInputSchema, updateNote, type Viewer } from "../collab/notes.ts";
-import { type ShareDeps, shareByEmail, shareInputSchema, shareToChat } from "../collab/sharing.ts";
-import type { Database, Db } from "../db/client.ts";
-import { member as memberTable, team, user } from "../db/schema/auth.ts";
-import { viewerOf } from "./page.ts";
-import { getDocument } from "./search.ts";
+import { serverMessagesFor } from "../../i18n/server-messages.ts";
+import { fieldErrorsOf } from "../../lib/field-errors.ts";
+import { viewerOf } from "./document.server.ts";
 
 export interface NoteItem {
   id: string;
@@ -121,35 +130,14 @@ export type CollabOutcome =
   | { failure: "not_found" | "no_chat" | "not_member"; status: 404 | 403 | 409 }
   | { form: string; errors: Record<string, string[]>; values: Record<string, string>; status: 422 };
 
-/** The page's own wording of collab/'s field errors (the page addresses the reader as «tú»). */
-const fieldMessages: Record<Locale, Record<string, string>> = {
-  es: {
-    body: "Escribe la nota (máximo 10.000 caracteres).",
-    visibility: "Elige quién la ve: solo tú, tu grupo o toda la organización.",
-    groupId: "Elige uno de tus grupos para una nota de grupo.",
-    paragraph: "Escribe el número de un párrafo del texto, o déjalo vacío.",
-    recipients: "Escribe entre 1 y 20 direcciones de correo válidas, separadas por comas.",
-    message: "El mensaje admite hasta 2.000 caracteres.",
-  },
-  en: {
-    body: "Write the note (at most 10,000 characters).",
-    visibility: "Choose who sees it: only you, your group or the whole organisation.",
-    groupId: "Choose one of your groups for a group note.",
-    paragraph: "Enter the number of a paragraph of the text, or leave it empty.",
-    recipients: "Enter 1 to 20 valid email addresses, separated by commas.",
-    message: "The message takes at most 2,000 characters.",
-  },
-};
-
 function fieldErrors(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
   locale: Locale,
 ): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? "body");
-    errors[key] = [fieldMessages[locale][key] ?? issue.message];
-  }
+  // One message a field: the page's wording where it has one, else the last issue's.
+  const errors = fieldErrorsOf(issues, { fallback: "body" });
+  for (const [key, list] of Object.entries(errors))
+    errors[key] = [(serverMessagesFor(locale).documentForms as Record<string, string>)[key] ?? list.at(-1) ?? ""];
   return errors;
 }
 
@@ -188,7 +176,12 @@ export async function collabAction(deps: CollabActionDeps, form: FormData): Prom
     const formId = intent === "note.create" ? "note-new" : `note-${values.id ?? ""}`;
     if (!parsed.success) return { form: formId, errors: fieldErrors(parsed.error.issues, locale), values, status: 422 };
     if (parsed.data.paragraph !== null && parsed.data.paragraph >= deps.paragraphCount) {
-      return { form: formId, errors: { paragraph: [fieldMessages[locale].paragraph ?? ""] }, values, status: 422 };
+      return {
+        form: formId,
+        errors: { paragraph: [serverMessagesFor(locale).documentForms.paragraph] },
+        values,
+        status: 422,
+      };
     }
     if (intent === "note.create") {
       await createNote(db, record, viewer, documentId, parsed.data);

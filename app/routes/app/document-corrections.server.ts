@@ -3,11 +3,18 @@
  * reader's language, the correction stored and audited, the document matched again for alerts,
  * and the corrections the page shows.
  */
+
+import { recordAudit } from "../../.server/audit/record.ts";
+import type { MemberInfo } from "../../.server/auth/permissions.ts";
+import type { Database, Db } from "../../.server/db/client.ts";
+import {
+  type CorrectionView,
+  correctArea,
+  correctionInputSchema,
+  correctionsOf,
+} from "../../.server/documents/corrections.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import { recordAudit } from "../audit/record.ts";
-import type { MemberInfo } from "../auth/permissions.ts";
-import type { Database, Db } from "../db/client.ts";
-import { type CorrectionView, correctArea, correctionInputSchema, correctionsOf } from "./corrections.ts";
+import { fieldErrorsOf } from "../../lib/field-errors.ts";
 
 export type CorrectionFormOutcome =
   | { ok: "corrected" | "undone" }
@@ -34,11 +41,7 @@ export async function correctionAction(
   }
   const parsed = correctionInputSchema(deps.locale).safeParse(values);
   if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "reason");
-      errors[key] = [...(errors[key] ?? []), issue.message];
-    }
+    const errors = fieldErrorsOf(parsed.error.issues, { fallback: "reason" });
     return { form: "correction", errors, values, status: 422 };
   }
   const { member } = deps;

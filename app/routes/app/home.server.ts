@@ -3,9 +3,9 @@
  * vn.home_filters cookie, tied to the user who chose them) and their unread alerts.
  */
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { alerts } from "../db/schema/alerts.ts";
-import type { Filters } from "./search-page.ts";
+import type { Db } from "../../.server/db/client.ts";
+import { alerts } from "../../.server/db/schema/alerts.ts";
+import type { Filters } from "./search.server.ts";
 
 export const homeFiltersCookie = "vn.home_filters";
 /** The filters the home keeps: what narrows "the latest", not a query. */

@@ -3,12 +3,14 @@
  * the API's query schema (one set of filters for both), field errors in the reader's language,
  * and the results as the pages show them.
  */
+
+import { type DocumentQuery, documentQuerySchema } from "../../.server/api/operations/documents.ts";
+import type { Database } from "../../.server/db/client.ts";
+import { type Facets, SearchParamsError, searchDocuments } from "../../.server/documents/search.ts";
+import { zodLocales } from "../../.server/zod-locales.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import { type DocumentQuery, documentQuerySchema } from "../api/operations/documents.ts";
-import type { Database } from "../db/client.ts";
-import { zodLocales } from "../zod-locales.ts";
-import { type Facets, SearchParamsError, searchDocuments } from "./search.ts";
-import type { SourceId } from "./types.ts";
+import { fieldErrorsOf } from "../../lib/field-errors.ts";
+import type { SourceId } from "../../.server/documents/types.ts";
 
 /** The filters a page keeps in its URL (everything but limit). */
 export const filterKeys = ["q", "source", "area", "jurisdiction", "kind", "relevance", "from", "to", "sort"] as const;
@@ -36,12 +38,7 @@ export function parseSearchParams(search: URLSearchParams, locale: Locale, limit
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 10_000 ? pageNumber : 1;
   const result = documentQuerySchema.safeParse({ ...values, cursor, limit }, { error: zodLocales[locale] });
   if (result.success) return { values, query: result.data, errors: {}, cursor, page };
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const key = String(issue.path[0] ?? "q");
-    errors[key] = [...(errors[key] ?? []), issue.message];
-  }
-  return { values, query: null, errors, cursor, page };
+  return { values, query: null, errors: fieldErrorsOf(result.error.issues, { fallback: "q" }), cursor, page };
 }
 
 export interface ResultItem {

@@ -1,0 +1,88 @@
+/** Sign-in: email and password under the throttle (limits.ts), then a TOTP or recovery code. */
+import { eq } from "drizzle-orm";
+import { session, user } from "../../db/schema/auth.ts";
+import { sessionTokenOf, setCookiesOf } from "../cookies.ts";
+import { accountLock, clearSignInFailures, recordSignInFailure } from "../limits.ts";
+import { AuthError, type RequestMeta, type WithCookies } from "../types.ts";
+import { type AuthContext, lockCode, toLocale } from "./context.ts";
+import { secondFactor } from "./second-factor.ts";
+
+export function signInFlow(ctx: AuthContext) {
+  const { db, log, auth, limiter, authHeaders, auditForUser, pendingTwoFactorUser } = ctx;
+  const { markMfaVerified, claimTotpStep, noteDevice } = secondFactor(ctx);
+  return {
+    /** Email and password. Failures are answered alike; too many from one address, or from several, refuse (limits.ts). */
+    async signIn(
+      email: string,
+      password: string,
+      meta: RequestMeta,
+    ): Promise<WithCookies<{ next: "second_factor" | "enrol" }>> {
+      const normalized = email.trim().toLowerCase();
+      const limited = await (await limiter()).consume(meta.ip);
+      if (!limited.allowed) throw new AuthError("rate_limited", limited.retryAfterSeconds);
+      const lock = await accountLock(db, normalized, meta.ip);
+      if (lock.locked) throw new AuthError(lockCode(lock), lock.retryAfterSeconds);
+      const [target] = await db
+        .select({ id: user.id, banned: user.banned, twoFactorEnabled: user.twoFactorEnabled })
+        .from(user)
+        .where(eq(user.email, normalized));
+      const response = await auth.api.signInEmail({
+        body: { email: normalized, password, rememberMe: true },
+        headers: authHeaders(meta),
+        asResponse: true,
+      });
+      if (!response.ok) {
+        await recordSignInFailure(db, normalized, meta.ip);
+        if (target) {
+          await auditForUser(db, target.id, normalized, "auth.sign_in_failed", meta, null, { step: "password" });
+        } else {
+          log.info({ requestIp: meta.ip }, "sign-in failed for an unknown account");
+        }
+        const after = await accountLock(db, normalized, meta.ip);
+        if (after.locked) throw new AuthError(lockCode(after), after.retryAfterSeconds);
+        throw new AuthError("invalid_credentials");
+      }
+      const body = (await response.json()) as { twoFactorRedirect?: boolean };
+      return {
+        value: { next: body.twoFactorRedirect ? "second_factor" : "enrol" },
+        setCookies: setCookiesOf(response),
+      };
+    },
+
+    /** The second factor at sign-in: a TOTP code (once) or a recovery code (once). */
+    async verifySecondFactor(method: "totp" | "recovery", code: string, meta: RequestMeta): Promise<string[]> {
+      const cleaned = method === "totp" ? code.replace(/\s+/g, "") : code.trim();
+      const response =
+        method === "totp"
+          ? await auth.api.verifyTOTP({ body: { code: cleaned }, headers: authHeaders(meta), asResponse: true })
+          : await auth.api.verifyBackupCode({ body: { code: cleaned }, headers: authHeaders(meta), asResponse: true });
+      const cookies = setCookiesOf(response);
+      const body = response.ok
+        ? ((await response.json()) as { user?: { id: string; email: string } })
+        : ({} as { user?: undefined });
+      const token = sessionTokenOf(cookies);
+      if (!response.ok || !body.user || !token) {
+        const pending = await pendingTwoFactorUser(meta);
+        if (pending) {
+          await recordSignInFailure(db, pending.email, meta.ip);
+          await auditForUser(db, pending.id, pending.email, "auth.sign_in_failed", meta, null, { step: method });
+        }
+        throw new AuthError("invalid_code");
+      }
+      if (method === "totp" && !(await claimTotpStep(body.user.id, cleaned))) {
+        await db.delete(session).where(eq(session.token, token));
+        await auditForUser(db, body.user.id, body.user.email, "auth.sign_in_failed", meta, null, {
+          step: "totp",
+          reason: "code_reused",
+        });
+        throw new AuthError("code_reused");
+      }
+      await markMfaVerified(token);
+      await clearSignInFailures(db, body.user.email);
+      await auditForUser(db, body.user.id, body.user.email, "auth.sign_in", meta, null, { method });
+      const [profile] = await db.select({ locale: user.locale }).from(user).where(eq(user.id, body.user.id));
+      await noteDevice(body.user.id, body.user.email, toLocale(profile?.locale), meta);
+      return cookies;
+    },
+  };
+}

@@ -150,6 +150,7 @@ export async function matchDocument(
     .where(
       and(
         reachesLoadedDocument(sql`${webhooks.organizationId}`, { id: documentId, source: document.source }),
+        arrayContains(webhooks.events, ["document.matched"]),
         ...prefilter(webhooks, views.widened),
       ),
     );

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { webhooks } from "../db/schema.ts";
 import { checkOutboundUrl, type Resolver, validateOutboundUrl } from "../net/outbound.ts";
+import { defaultWebhookEvents, webhookEventTypes } from "./channels/webhook/events.ts";
 import { type Lang, relevanceRank } from "./profiles.ts";
 import { areaIds, jurisdictionIds, kindIds, sourceIds } from "./taxonomy-ids.ts";
 
@@ -21,6 +22,7 @@ const m = {
     source: "Fuente desconocida.",
     relevance: "Relevancia no válida: high, medium o low.",
     q: "La búsqueda admite hasta 500 caracteres.",
+    events: `Eventos no válidos: elige al menos uno entre ${webhookEventTypes.join(", ")}.`,
   },
   en: {
     url: "The URL must be a public http(s) URL.",
@@ -30,6 +32,7 @@ const m = {
     source: "Unknown source.",
     relevance: "Invalid relevance: high, medium or low.",
     q: "The query takes at most 500 characters.",
+    events: `Invalid events: choose at least one of ${webhookEventTypes.join(", ")}.`,
   },
 } as const;
 
@@ -73,6 +76,12 @@ export function webhookInputSchema(lang: Lang, options: OutboundUrlOptions = {})
       sources: list(sourceIds, t.source),
       minRelevance: z.enum(["high", "medium", "low"], { error: t.relevance }).nullable().default(null),
       q: z.string({ error: t.q }).trim().max(500, t.q).nullable().default(null),
+      events: z
+        .array(z.enum(webhookEventTypes, { error: t.events }), { error: t.events })
+        .min(1, t.events)
+        .max(webhookEventTypes.length * 2, t.events)
+        .transform((events) => [...new Set(events)])
+        .default([...defaultWebhookEvents]),
     })
     .strict();
 }
@@ -88,6 +97,7 @@ export interface WebhookView {
   sources: string[];
   minRelevance: "high" | "medium" | "low" | null;
   q: string | null;
+  events: string[];
   createdAt: string;
 }
 
@@ -103,6 +113,7 @@ function view(row: typeof webhooks.$inferSelect): WebhookView {
     sources: row.sources,
     minRelevance: (rankName[row.minRelevance] || null) as WebhookView["minRelevance"],
     q: row.query,
+    events: row.events,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -130,6 +141,7 @@ export async function createWebhook(
       sources: [...input.sources],
       minRelevance: input.minRelevance ? relevanceRank[input.minRelevance] : 0,
       query: input.q || null,
+      events: [...input.events],
       secret,
     })
     .returning();

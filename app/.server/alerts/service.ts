@@ -8,7 +8,7 @@ import type { Database } from "../db/client.ts";
 import { createAlertJobs } from "../jobs/alert-jobs.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
-import { enqueueDueDigests } from "./digest.ts";
+import { enqueueDueDigests } from "./channels/digest/index.ts";
 import { databaseDirectory, databaseDocuments } from "./directory.ts";
 import { type AlertHub, alertEventsResponse, createAlertHub } from "./events.ts";
 import { type AlertDirectory, type DocumentLoader, type MatchResult, matchDocument } from "./matching.ts";

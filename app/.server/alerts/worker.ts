@@ -1,20 +1,20 @@
 /**
  * The delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, with a lease, like the
- * contact outbox), sends each on its channel, retries with exponential backoff and jitter, and
- * marks a row dead after the limit (webhooks: after their 24 h window).
+ * contact outbox), sends each through its channel (looked up in channels/index.ts, the payload
+ * parsed by the channel's schema), retries with exponential backoff and jitter, and marks a row
+ * dead after the limit (webhooks: after their 24 h window).
  */
 import { eq, sql } from "drizzle-orm";
-import { Webhook } from "standardwebhooks";
 import type { Database } from "../db/client.ts";
-import { deliveries, webhooks } from "../db/schema.ts";
+import { deliveries } from "../db/schema.ts";
 import { createPollLoop } from "../jobs/poll-loop.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
 import { type OutboundFetch, type OutboundPolicy, OutboundRefused, outboundFetch } from "../net/outbound.ts";
 import { retryDelayMs } from "../outbox/worker.ts";
-import { alertsChannel } from "./inbox.ts";
-import type { ChatPayload, EmailPayload, InAppPayload, WebhookPayload } from "./matching.ts";
-import { type AlertMail, immediateMail, slackMessage, teamsMessage } from "./messages.ts";
+import { resolveDelivery } from "./channels/index.ts";
+import { type Delivery, PermanentFailure, type SendContext } from "./channels/types.ts";
+import { webhookRetryWindowMs } from "./channels/webhook/index.ts";
 
 export interface DeliverySettings {
   retryBaseMs: number;
@@ -56,8 +56,6 @@ export interface DeliveryWorker {
   wake(): void;
   stop(): Promise<void>;
 }
-
-class PermanentFailure extends Error {}
 
 /** Largest receiver answer read (only its status matters). */
 const maxAnswerBytes = 64 * 1024;
@@ -118,103 +116,78 @@ export function createDeliveryWorker(deps: {
       returning id, channel, recipient, payload, attempts, give_up_at`);
   }
 
-  async function deliver(row: Claimed): Promise<void> {
-    switch (row.channel) {
-      case "inapp": {
-        const p = row.payload as InAppPayload;
-        // The alert, its notification and the delivery's state commit together.
-        await database.db.transaction(async (tx) => {
-          const inserted = (await tx.execute(sql`
-            insert into alerts (user_id, document_id, profile_id, title)
-            values (${p.userId}, ${p.documentId}, ${p.profileId}, ${p.title})
-            on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
-          const id = inserted.rows[0]?.id;
-          if (id !== undefined) await tx.execute(sql`select pg_notify(${alertsChannel}, ${String(id)})`);
-          await tx
-            .update(deliveries)
-            .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
-            .where(eq(deliveries.id, row.id));
-        });
-        return;
-      }
-      case "email": {
-        const p = row.payload as EmailPayload;
-        await deps.transport.send(immediateMail(p, { from: deps.mailFrom, siteUrl: deps.siteUrl, deliveryId: row.id }));
-        break;
-      }
-      case "mail": {
-        await deps.transport.send(row.payload as AlertMail);
-        break;
-      }
-      case "chat": {
-        const p = row.payload as ChatPayload;
-        const message = p.format === "teams" ? teamsMessage(p, deps.siteUrl) : slackMessage(p, deps.siteUrl);
-        await post(send, p.url, JSON.stringify(message), {}, settings.httpTimeoutMs);
-        break;
-      }
-      case "webhook": {
-        const p = row.payload as WebhookPayload;
-        const [hook] = await database.db.select().from(webhooks).where(eq(webhooks.id, p.webhookId));
-        if (!hook) throw new PermanentFailure("webhook deleted");
-        const body = JSON.stringify(p.body);
-        const timestamp = new Date();
-        // The delivery id is the message id: a retry carries the same webhook-id, so receivers can deduplicate.
-        const signature = new Webhook(hook.secret).sign(row.id, timestamp, body);
-        await post(
-          send,
-          hook.url,
-          body,
-          {
-            "webhook-id": row.id,
-            "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
-            "webhook-signature": signature,
-          },
-          settings.httpTimeoutMs,
-        );
-        break;
-      }
-      default:
-        throw new PermanentFailure(`unknown channel ${row.channel}`);
-    }
+  const context: SendContext = {
+    database,
+    transport: deps.transport,
+    mailFrom: deps.mailFrom,
+    siteUrl: deps.siteUrl,
+    post: (url, body, headers = {}) => post(send, url, body, headers, settings.httpTimeoutMs),
+    log,
+  };
+
+  function asDelivery(row: Claimed): Delivery {
+    return { id: row.id, kind: row.channel, recipient: row.recipient, attempts: row.attempts };
+  }
+
+  async function markSent(id: string): Promise<void> {
     await database.db
       .update(deliveries)
       .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
-      .where(eq(deliveries.id, row.id));
+      .where(eq(deliveries.id, id));
+  }
+
+  async function deliver(row: Claimed): Promise<void> {
+    const resolved = resolveDelivery(row.channel, row.payload);
+    if (!resolved.ok) throw new PermanentFailure(resolved.reason);
+    const outcome = await resolved.handler.send(resolved.payload, context, asDelivery(row));
+    if (outcome !== "committed") await markSent(row.id);
   }
 
   /**
-   * A claimed batch's in-app rows in one transaction: their alerts in one insert, one NOTIFY per new
-   * alert, the rows marked sent (one transaction per row made a 10,000-profile fan-out take minutes).
-   * Any failure falls back to the rows one by one, each with its own retry.
+   * Claimed rows of a kind whose channel sends many at once (in-app: their alerts in one insert,
+   * one NOTIFY per new alert, the rows marked sent, in one transaction). Any failure falls back to
+   * the rows one by one, each with its own retry.
    */
-  async function processInApp(rows: Claimed[]): Promise<void> {
+  async function processBatch(rows: Claimed[]): Promise<void> {
+    const items = rows.map((row) => ({ row, resolved: resolveDelivery(row.channel, row.payload) }));
+    const first = items[0]?.resolved;
+    const handler = first?.ok ? first.handler : undefined;
+    const batch = items.flatMap(({ row, resolved }) =>
+      resolved.ok && resolved.handler === handler ? [{ payload: resolved.payload, delivery: asDelivery(row) }] : [],
+    );
+    if (!handler?.sendBatch || batch.length !== rows.length) {
+      await Promise.all(rows.map((row) => process(row)));
+      return;
+    }
     try {
-      await database.db.transaction(async (tx) => {
-        const json = JSON.stringify(
-          rows.map((row) => {
-            const p = row.payload as InAppPayload;
-            return { u: p.userId, d: p.documentId, p: p.profileId, t: p.title };
-          }),
-        );
-        const inserted = (await tx.execute(sql`
-          insert into alerts (user_id, document_id, profile_id, title)
-          select r->>'u', (r->>'d')::uuid, (r->>'p')::uuid, r->>'t' from jsonb_array_elements(${json}::jsonb) r
-          on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
-        if (inserted.rows.length) {
-          const ids = JSON.stringify(inserted.rows.map((row) => String(row.id)));
-          await tx.execute(
-            sql`select pg_notify(${alertsChannel}, id) from jsonb_array_elements_text(${ids}::jsonb) id`,
-          );
-        }
-        const done = JSON.stringify(rows.map((row) => row.id));
-        await tx.execute(sql`
-          update deliveries set status = 'sent', sent_at = now(), lease_until = null, last_error = null
-          where id in (select (value)::uuid from jsonb_array_elements_text(${done}::jsonb))`);
-      });
+      await handler.sendBatch(batch, context);
     } catch (error) {
-      log.warn({ err: error, rows: rows.length }, "in-app batch failed; delivering one by one");
+      log.warn({ err: error, rows: rows.length, channel: handler.kind }, "batch failed; delivering one by one");
       await Promise.all(rows.map((row) => process(row)));
     }
+  }
+
+  /** The claimed rows whose kind sends in batches, grouped by kind; the rest one by one. */
+  function split(rows: Claimed[]): { batches: Claimed[][]; single: Claimed[] } {
+    const byKind = new Map<string, Claimed[]>();
+    const single: Claimed[] = [];
+    for (const row of rows) {
+      const resolved = resolveDelivery(row.channel, row.payload);
+      if (resolved.ok && resolved.handler.sendBatch) byKind.set(row.channel, [...(byKind.get(row.channel) ?? []), row]);
+      else single.push(row);
+    }
+    const batches: Claimed[][] = [];
+    for (const group of byKind.values()) {
+      if (group.length > 1) batches.push(group);
+      else single.push(...group);
+    }
+    return { batches, single };
+  }
+
+  /** The channel's own limit, else the worker's. */
+  function maxAttempts(row: Claimed): number {
+    const resolved = resolveDelivery(row.channel, row.payload);
+    return (resolved.ok ? resolved.handler.maxAttempts : undefined) ?? settings.maxAttempts;
   }
 
   async function process(row: Claimed): Promise<void> {
@@ -226,7 +199,7 @@ export function createDeliveryWorker(deps: {
       const delay = retryDelayMs(row.attempts, settings);
       const dead =
         error instanceof PermanentFailure ||
-        (giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= settings.maxAttempts);
+        (giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= maxAttempts(row));
       if (dead) {
         await database.db
           .update(deliveries)
@@ -251,10 +224,10 @@ export function createDeliveryWorker(deps: {
     while (!loop.stopping) {
       const rows = await claim();
       if (rows.length === 0) break;
-      const inApp = rows.filter((row) => row.channel === "inapp");
+      const { batches, single } = split(rows);
       const results = await Promise.allSettled([
-        ...rows.filter((row) => row.channel !== "inapp").map((row) => process(row)),
-        ...(inApp.length > 1 ? [processInApp(inApp)] : inApp.map((row) => process(row))),
+        ...single.map((row) => process(row)),
+        ...batches.map((group) => processBatch(group)),
       ]);
       const failed = results.find((result) => result.status === "rejected");
       if (failed) throw failed.reason;
@@ -315,7 +288,7 @@ export async function retryDeadDeliveries(database: Database, organizationId: st
   if (!valid.length) return 0;
   const rows = await database.rows(sql`
     update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null,
-      give_up_at = case when channel = 'webhook' then now() + interval '24 hours' else null end
+      give_up_at = case when channel = 'webhook' then now() + (${webhookRetryWindowMs}::bigint * interval '1 millisecond') else null end
     where organization_id = ${organizationId} and status = 'dead'
       and id in (${sql.join(
         valid.map((id) => sql`${id}::uuid`),

@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
-import { type ChatPayload, chatFormat } from "../alerts/matching.ts";
-import { shareMail } from "../alerts/messages.ts";
+import { type ChatPayload, chatFormat } from "../alerts/channels/chat.ts";
+import { shareMail } from "../alerts/channels/mail/share.ts";
 import type { Db } from "../db/client.ts";
 import { alertProfiles, deliveries } from "../db/schema.ts";
 import type { AuditRecorder, Viewer } from "./notes.ts";

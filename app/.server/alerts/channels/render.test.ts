@@ -1,6 +1,10 @@
 /** What the channels say, pinned: the move of their messages into the catalogs (issue 24) changed no byte of any mail or chat message. */
 import { describe, expect, it } from "vitest";
-import { digestMail, immediateMail, shareMail, slackMessage, teamsMessage } from "../messages.ts";
+import { digestMail } from "./digest/render.ts";
+import { immediateMail } from "./mail/render.ts";
+import { shareMail } from "./mail/share.ts";
+import { slackMessage } from "./slack/index.ts";
+import { teamsMessage } from "./teams/index.ts";
 
 const siteUrl = "https://vigia.example/";
 const alert = {

@@ -15,6 +15,12 @@ export interface Recipient {
   language: Lang;
 }
 
+/** Who is behind a profile: the auth capability provides this (users and groups are its tables). */
+export interface AlertDirectory {
+  users(userIds: string[]): Promise<Map<string, Recipient>>;
+  groupMembers(groupIds: string[]): Promise<Map<string, Recipient[]>>;
+}
+
 /** What the delivery worker lends a channel's send. */
 export interface SendContext {
   database: Database;

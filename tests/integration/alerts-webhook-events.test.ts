@@ -27,7 +27,7 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       database = await openMigrated(await target.create());
       receiver = await startReceiver();
-    });
+    }, 180_000); // a migration on a loaded 2-core machine
     afterAll(async () => {
       transport.close();
       await database?.close();

@@ -30,7 +30,7 @@ describe("the channel registry", () => {
   const transport = createMailTransport({ dataDir: "/tmp", log });
   beforeAll(async () => {
     database = await openMigrated(undefined);
-  });
+  }, 180_000); // a PGlite migration on a loaded 2-core machine
   afterAll(async () => {
     transport.close();
     await database?.close();

@@ -20,6 +20,16 @@ export const channels: ChannelMessages = {
     shared: "{who} shared a document",
     published: "Published",
   },
+  webhookInput: {
+    url: "The URL must be a public http(s) URL.",
+    area: "Unknown area.",
+    jurisdiction: "Unknown jurisdiction.",
+    kind: "Unknown document kind.",
+    source: "Unknown source.",
+    relevance: "Invalid relevance: high, medium or low.",
+    q: "The query takes at most 500 characters.",
+    events: "Invalid events: choose at least one of {types}.",
+  },
   share: {
     subject: "{who} sent you: {title}",
     intro: "{who} shared this document with you.",

@@ -18,6 +18,16 @@ export const channels = {
     shared: "{who} ha compartido un documento",
     published: "Publicado",
   },
+  webhookInput: {
+    url: "La URL debe ser http(s) y pública.",
+    area: "Área desconocida.",
+    jurisdiction: "Jurisdicción desconocida.",
+    kind: "Tipo de documento desconocido.",
+    source: "Fuente desconocida.",
+    relevance: "Relevancia no válida: high, medium o low.",
+    q: "La búsqueda admite hasta 500 caracteres.",
+    events: "Eventos no válidos: elige al menos uno entre {types}.",
+  },
   share: {
     subject: "{who} te envía: {title}",
     intro: "{who} ha compartido contigo este documento.",

@@ -14,6 +14,8 @@ import type { Database } from "../../app/.server/db/client.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport } from "../../app/.server/mail/transport.ts";
 import { memoryDirectory, memoryDocuments, openMigrated, startReceiver } from "../support/alerts-fixtures.ts";
+import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { issueToken } from "../support/api-tokens.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
 const log = createLogger("silent");
@@ -134,6 +136,48 @@ for (const target of databaseTargets()) {
       await drain();
       const paths = receiver.received.filter((r) => r.path.startsWith("/d/")).map((r) => r.path);
       expect(paths).toEqual(["/d/docs"]);
+    });
+
+    it("takes events through POST /api/v1/webhooks, answers them as OpenAPI declares, and delivers them", async () => {
+      const api = await apiServicesFor(database, 600, { allowPrivateUrls: true });
+      const { token } = await issueToken(database, { organizationId: "org-api", scope: "admin" });
+      const checker = openApiChecker(
+        (await (await callApi(api, "/api/v1/openapi.json")).json()) as Record<string, unknown>,
+      );
+      const post = (body: unknown, lang = "en") =>
+        callApi(api, "/api/v1/webhooks", {
+          token,
+          method: "POST",
+          headers: { "content-type": "application/json", "accept-language": lang },
+          body: JSON.stringify(body),
+        });
+      const created = await post({ url: `${receiver.base}/api/obligations`, events: ["obligation.updated"] });
+      expect(created.status).toBe(201);
+      const hook = (await created.json()) as { id: string; secret: string; events: string[] };
+      expect(hook.events).toEqual(["obligation.updated"]);
+      expect(checker.check("/api/v1/webhooks", "post", 201, hook)).toEqual([]);
+      const plain = (await (await post({ url: `${receiver.base}/api/plain` })).json()) as { events: string[] };
+      expect(plain.events).toEqual(["document.matched"]);
+      const listed = await (await callApi(api, "/api/v1/webhooks", { token })).json();
+      expect(checker.check("/api/v1/webhooks", "get", 200, listed)).toEqual([]);
+      const refused = await post({ url: `${receiver.base}/api/x`, events: ["obligation.deleted"] }, "es");
+      expect(refused.status).toBe(422);
+      const body = (await refused.json()) as { fieldErrors?: Record<string, string[]> };
+      expect(checker.check("/api/v1/webhooks", "post", 422, body)).toEqual([]);
+      expect(JSON.stringify(body.fieldErrors)).toContain("Eventos no válidos");
+
+      await database.db.transaction((tx) =>
+        queueWebhookEvent(tx, { organisationId: "org-api", type: "obligation.updated", data: { id: "ob-1" } }),
+      );
+      await drain();
+      const got = receiver.received.filter((r) => r.path.startsWith("/api/"));
+      expect(got.map((r) => r.path)).toEqual(["/api/obligations"]);
+      expect(
+        new Webhook(hook.secret).verify(got[0]?.body ?? "", got[0]?.headers as Record<string, string>),
+      ).toMatchObject({
+        type: "obligation.updated",
+        data: { webhookId: hook.id, id: "ob-1" },
+      });
     });
 
     it("takes events as a validated list, with errors in the user's language", async () => {

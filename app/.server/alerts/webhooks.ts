@@ -59,7 +59,6 @@ export function webhookInputSchema(lang: Lang, options: OutboundUrlOptions = {})
         .array(z.enum(webhookEventTypes, { error: eventsMessage }), { error: eventsMessage })
         .min(1, eventsMessage)
         .max(webhookEventTypes.length * 2, eventsMessage)
-        .transform((events) => [...new Set(events)])
         .default([...defaultWebhookEvents]),
     })
     .strict();
@@ -120,7 +119,7 @@ export async function createWebhook(
       sources: [...input.sources],
       minRelevance: input.minRelevance ? relevanceRank[input.minRelevance] : 0,
       query: input.q || null,
-      events: [...input.events],
+      events: [...new Set(input.events)],
       secret,
     })
     .returning();

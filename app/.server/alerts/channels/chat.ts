@@ -33,10 +33,22 @@ export function chatIntro(payload: ChatPayload): string {
   return payload.sharedBy ? fill(l.shared, { who: payload.sharedBy }) : fill(l.intro, { profile: payload.profileName });
 }
 
+/** Matching asks Slack and Teams about every group profile: each URL is parsed once (a bounded memo). */
+const formats = new Map<string, ChatFormat>();
+function knownFormat(url: string): ChatFormat {
+  let format = formats.get(url);
+  if (!format) {
+    format = chatFormat(url);
+    if (formats.size >= 5000) formats.clear();
+    formats.set(url, format);
+  }
+  return format;
+}
+
 /** A group profile with a chat URL of this app posts each new match there, in the profile's language. */
 export function prepareChat(format: ChatFormat, match: ProfileMatch): PreparedDelivery[] {
   const { profile } = match;
-  if (!profile.groupId || !profile.chatWebhookUrl || chatFormat(profile.chatWebhookUrl) !== format) return [];
+  if (!profile.groupId || !profile.chatWebhookUrl || knownFormat(profile.chatWebhookUrl) !== format) return [];
   const payload: ChatPayload = {
     url: profile.chatWebhookUrl,
     format,

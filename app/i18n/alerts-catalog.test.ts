@@ -1,7 +1,13 @@
 /** The alert pages' catalogs: same keys in Spanish and English, nothing empty, Spanish in tú (never usted). */
 import { describe, expect, it } from "vitest";
-import { alerts as en } from "./en/alerts.ts";
-import { alerts as es } from "./es/alerts.ts";
+import { alerts as enAlerts } from "./en/alerts.ts";
+import { channels as enChannels } from "./en/channels.ts";
+import { alerts as esAlerts } from "./es/alerts.ts";
+import { channels as esChannels } from "./es/channels.ts";
+
+// The alert pages and what the channels say outside the platform (mails, chat, webhook input).
+const es = { ...esAlerts, channels: esChannels };
+const en = { ...enAlerts, channels: enChannels };
 
 function leaves(value: unknown, prefix = ""): [string, string][] {
   if (value && typeof value === "object")

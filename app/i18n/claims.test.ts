@@ -4,7 +4,7 @@
  * the jurisdictions it names exist, and the chat tools it names are the ones deliveries format for.
  */
 import { describe, expect, it } from "vitest";
-import { chatFormat } from "../.server/alerts/matching.ts";
+import { chatFormat } from "../.server/alerts/channels/chat.ts";
 import { sourceIds } from "../.server/alerts/taxonomy-ids.ts";
 import { loadConfig } from "../.server/config.ts";
 import { areas, jurisdictions } from "../lib/taxonomy.ts";

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDigest, enqueueDueDigests } from "../../app/.server/alerts/digest.ts";
+import { buildDigest, enqueueDueDigests } from "../../app/.server/alerts/channels/digest/index.ts";
 import { markDocumentAlertsRead, unreadCount } from "../../app/.server/alerts/inbox.ts";
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";

@@ -8,7 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enqueueDueDigests } from "../../app/.server/alerts/digest.ts";
+import { enqueueDueDigests } from "../../app/.server/alerts/channels/digest/index.ts";
 import { databaseDocuments } from "../../app/.server/alerts/directory.ts";
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { previewProfile } from "../../app/.server/alerts/profile-admin.ts";

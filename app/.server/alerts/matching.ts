@@ -11,78 +11,16 @@ import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
 import { organisationViews } from "../documents/corrections.ts";
 import { reachesLoadedDocument } from "../documents/reach.ts";
-import { deliveriesChannel } from "./inbox.ts";
-import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
+import { insertDeliveries, type NewDelivery } from "./channels/deliveries.ts";
+import { registeredChannels } from "./channels/index.ts";
+import type { AlertDirectory, ProfileMatch, Recipient } from "./channels/types.ts";
+import { webhookDelivery } from "./channels/webhook/index.ts";
+import { type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
 
-export interface Recipient {
-  userId: string;
-  email: string;
-  language: Lang;
-}
-
-/** Who is behind a profile: the auth capability provides this (users and groups are its tables). */
-export interface AlertDirectory {
-  users(userIds: string[]): Promise<Map<string, Recipient>>;
-  groupMembers(groupIds: string[]): Promise<Map<string, Recipient[]>>;
-}
+export type { AlertDirectory, Recipient };
 
 /** Loads a stored Document (the contract's shape) by id; the documents capability provides it. */
 export type DocumentLoader = (documentId: string) => Promise<(MatchableDocument & Record<string, unknown>) | undefined>;
-
-/** mail: a ready message (shares); email: an alert mail built at send time. */
-export type Channel = "inapp" | "email" | "mail" | "chat" | "webhook";
-
-export interface InAppPayload {
-  userId: string;
-  documentId: string;
-  profileId: string;
-  title: string;
-}
-export interface EmailPayload extends InAppPayload {
-  email: string;
-  language: Lang;
-  profileName: string;
-  officialUrl: string;
-  publishedOn: string;
-}
-export interface ChatPayload {
-  url: string;
-  /** Set when a member shared the document to the group's chat (instead of a profile match). */
-  sharedBy?: string;
-  format: "slack" | "teams";
-  language: Lang;
-  documentId: string;
-  profileId: string;
-  profileName: string;
-  title: string;
-  officialUrl: string;
-  publishedOn: string;
-}
-export interface WebhookPayload {
-  webhookId: string;
-  body: { type: "document.matched"; timestamp: string; data: { webhookId: string; document: unknown } };
-}
-
-/** Webhook deliveries are retried for this long. */
-export const webhookRetryWindowMs = 24 * 60 * 60 * 1000;
-
-/** Slack's incoming webhooks live on hooks.slack.com; Teams' on Microsoft hosts; elsewhere (tests) a path naming "teams". */
-export function chatFormat(url: string): "slack" | "teams" {
-  const parsed = new URL(url);
-  if (parsed.hostname === "hooks.slack.com") return "slack";
-  if (/(\.webhook\.office\.com|\.logic\.azure\.com|\.powerplatform\.com)$/.test(parsed.hostname)) return "teams";
-  return /teams/i.test(parsed.pathname) ? "teams" : "slack";
-}
-
-interface NewDelivery {
-  id: string;
-  matchKey: string;
-  channel: Channel;
-  recipient: string;
-  organizationId: string | null;
-  payload: unknown;
-  giveUpAt: Date | null;
-}
 
 export interface MatchResult {
   candidates: number;
@@ -150,6 +88,7 @@ export async function matchDocument(
     .where(
       and(
         reachesLoadedDocument(sql`${webhooks.organizationId}`, { id: documentId, source: document.source }),
+        arrayContains(webhooks.events, ["document.matched"]),
         ...prefilter(webhooks, views.widened),
       ),
     );
@@ -183,6 +122,7 @@ export async function matchDocument(
       for (const row of result.rows) inserted.push({ id: row.id, profileId: row.profile_id });
     }
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
+    const channels = registeredChannels();
     const rows: NewDelivery[] = [];
     for (const match of inserted) {
       const profile = byId.get(match.profileId);
@@ -190,91 +130,37 @@ export async function matchDocument(
       const recipients = profile.userId
         ? [users.get(profile.userId)].filter((r): r is Recipient => Boolean(r))
         : (groups.get(profile.groupId ?? "") ?? []);
-      for (const recipient of recipients) {
-        const base: InAppPayload = { userId: recipient.userId, documentId, profileId: profile.id, title };
-        rows.push({
-          id: randomUUID(),
-          matchKey: match.id,
-          channel: "inapp",
-          recipient: recipient.userId,
-          organizationId: profile.organizationId,
-          payload: base,
-          giveUpAt: null,
-        });
-        if (profile.emailMode === "immediate") {
-          const payload: EmailPayload = {
-            ...base,
-            email: recipient.email,
-            language: recipient.language,
-            profileName: profile.name,
-            officialUrl,
-            publishedOn,
-          };
+      const context: ProfileMatch = {
+        matchId: match.id,
+        documentId,
+        document: { title, officialUrl, publishedOn },
+        profile,
+        recipients,
+        now,
+      };
+      // Each channel builds its own payloads (in-app, mail now, Slack, Teams, …).
+      for (const channel of channels)
+        for (const prepared of channel.prepare?.(context) ?? [])
           rows.push({
             id: randomUUID(),
             matchKey: match.id,
-            channel: "email",
-            recipient: recipient.userId,
+            kind: prepared.kind,
+            recipient: prepared.recipient,
             organizationId: profile.organizationId,
-            payload,
-            giveUpAt: null,
+            payload: prepared.payload,
+            giveUpAt: prepared.giveUpAt ?? null,
           });
-        }
-      }
-      if (profile.groupId && profile.chatWebhookUrl) {
-        const payload: ChatPayload = {
-          url: profile.chatWebhookUrl,
-          format: chatFormat(profile.chatWebhookUrl),
-          language: profile.language === "en" ? "en" : "es",
-          documentId,
-          profileId: profile.id,
-          profileName: profile.name,
-          title,
-          officialUrl,
-          publishedOn,
-        };
-        rows.push({
-          id: randomUUID(),
-          matchKey: match.id,
-          channel: "chat",
-          recipient: profile.chatWebhookUrl,
-          organizationId: profile.organizationId,
-          payload,
-          giveUpAt: null,
-        });
-      }
     }
-    for (const hook of matchedHooks) {
-      const payload: WebhookPayload = {
-        webhookId: hook.id,
-        body: {
+    for (const hook of matchedHooks)
+      rows.push(
+        webhookDelivery(hook, {
           type: "document.matched",
-          timestamp: now.toISOString(),
-          data: { webhookId: hook.id, document: views.of(hook.organizationId) },
-        },
-      };
-      rows.push({
-        id: randomUUID(),
-        matchKey: `webhook:${documentId}`,
-        channel: "webhook",
-        recipient: hook.id,
-        organizationId: hook.organizationId,
-        payload,
-        giveUpAt: new Date(now.getTime() + webhookRetryWindowMs),
-      });
-    }
-    let enqueued = 0;
-    for (const part of chunks(rows, 5000)) {
-      const json = JSON.stringify(part);
-      const done = (await tx.execute(sql`
-        insert into deliveries (id, match_key, channel, recipient, organization_id, payload, give_up_at)
-        select (r->>'id')::uuid, r->>'matchKey', r->>'channel', r->>'recipient', r->>'organizationId', r->'payload', (r->>'giveUpAt')::timestamptz
-        from jsonb_array_elements(${json}::jsonb) r
-        on conflict do nothing
-        returning id`)) as unknown as { rows: unknown[] };
-      enqueued += done.rows.length;
-    }
-    if (enqueued > 0) await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
+          matchKey: `webhook:${documentId}`,
+          data: { document: views.of(hook.organizationId) },
+          now,
+        }),
+      );
+    const enqueued = await insertDeliveries(tx, rows);
     return {
       candidates: candidates.length,
       matched: matched.length,

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { company } from "../../content/company.ts";
-import { digestMail, immediateMail } from "./messages.ts";
+import { digestMail } from "./channels/digest/render.ts";
+import { immediateMail } from "./channels/mail/render.ts";
 
 const appDir = path.resolve(import.meta.dirname, "../..");
 

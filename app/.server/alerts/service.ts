@@ -9,7 +9,7 @@ import { registerAlertJobs } from "../jobs/alert-jobs.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
-import { enqueueDueDigests } from "./digest.ts";
+import { enqueueDueDigests } from "./channels/digest/index.ts";
 import { databaseDirectory, databaseDocuments } from "./directory.ts";
 import { type AlertHub, alertEventsResponse, createAlertHub } from "./events.ts";
 import { type AlertDirectory, type DocumentLoader, type MatchResult, matchDocument } from "./matching.ts";

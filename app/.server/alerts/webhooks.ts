@@ -9,29 +9,10 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { webhooks } from "../db/schema.ts";
 import { checkOutboundUrl, type Resolver, validateOutboundUrl } from "../net/outbound.ts";
+import { channelText, fill } from "./channels/catalog.ts";
+import { defaultWebhookEvents, webhookEventTypes } from "./channels/webhook/events.ts";
 import { type Lang, relevanceRank } from "./profiles.ts";
 import { areaIds, jurisdictionIds, kindIds, sourceIds } from "./taxonomy-ids.ts";
-
-const m = {
-  es: {
-    url: "La URL debe ser http(s) y pública.",
-    area: "Área desconocida.",
-    jurisdiction: "Jurisdicción desconocida.",
-    kind: "Tipo de documento desconocido.",
-    source: "Fuente desconocida.",
-    relevance: "Relevancia no válida: high, medium o low.",
-    q: "La búsqueda admite hasta 500 caracteres.",
-  },
-  en: {
-    url: "The URL must be a public http(s) URL.",
-    area: "Unknown area.",
-    jurisdiction: "Unknown jurisdiction.",
-    kind: "Unknown document kind.",
-    source: "Unknown source.",
-    relevance: "Invalid relevance: high, medium or low.",
-    q: "The query takes at most 500 characters.",
-  },
-} as const;
 
 /** Syntax and literal-address check, no DNS (the send path resolves and checks again). */
 export function webhookUrlAllowed(value: string, allowPrivate: boolean): boolean {
@@ -58,7 +39,8 @@ export interface OutboundUrlOptions {
 
 /** allowPrivate: WEBHOOKS_ALLOW_PRIVATE_URLS=1 (tests with a receiver on 127.0.0.1). */
 export function webhookInputSchema(lang: Lang, options: OutboundUrlOptions = {}) {
-  const t = m[lang];
+  const t = channelText(lang).webhookInput;
+  const eventsMessage = fill(t.events, { types: webhookEventTypes.join(", ") });
   const list = <T extends readonly [string, ...string[]]>(ids: T, message: string) =>
     z
       .array(z.enum(ids, { error: message }))
@@ -73,6 +55,11 @@ export function webhookInputSchema(lang: Lang, options: OutboundUrlOptions = {})
       sources: list(sourceIds, t.source),
       minRelevance: z.enum(["high", "medium", "low"], { error: t.relevance }).nullable().default(null),
       q: z.string({ error: t.q }).trim().max(500, t.q).nullable().default(null),
+      events: z
+        .array(z.enum(webhookEventTypes, { error: eventsMessage }), { error: eventsMessage })
+        .min(1, eventsMessage)
+        .max(webhookEventTypes.length * 2, eventsMessage)
+        .default([...defaultWebhookEvents]),
     })
     .strict();
 }
@@ -88,6 +75,7 @@ export interface WebhookView {
   sources: string[];
   minRelevance: "high" | "medium" | "low" | null;
   q: string | null;
+  events: string[];
   createdAt: string;
 }
 
@@ -103,6 +91,7 @@ function view(row: typeof webhooks.$inferSelect): WebhookView {
     sources: row.sources,
     minRelevance: (rankName[row.minRelevance] || null) as WebhookView["minRelevance"],
     q: row.query,
+    events: row.events,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -130,6 +119,7 @@ export async function createWebhook(
       sources: [...input.sources],
       minRelevance: input.minRelevance ? relevanceRank[input.minRelevance] : 0,
       query: input.q || null,
+      events: [...new Set(input.events)],
       secret,
     })
     .returning();

@@ -1,20 +1,20 @@
 /**
  * The delivery worker: the `deliveries` table as an outbox (kernel/outbox.ts: claim with FOR
  * UPDATE SKIP LOCKED and a lease, retries with exponential backoff and jitter, dead rows), sending
- * each row on its channel; a row is dead after the limit (webhooks: after their 24 h window), or at
- * once on a permanent failure. A claimed batch's in-app rows are written in one transaction.
+ * each row through its channel (looked up in channels/index.ts, the payload parsed by the
+ * channel's schema); a row is dead after the limit (webhooks: after their 24 h window), or at once
+ * on a permanent failure. Channels that send many at once (in-app) get a claimed batch together.
  */
 import { eq, sql } from "drizzle-orm";
-import { Webhook } from "standardwebhooks";
 import type { Database } from "../db/client.ts";
-import { deliveries, webhooks } from "../db/schema.ts";
+import { deliveries } from "../db/schema.ts";
 import { createOutbox, createOutboxLoop, retryDeadRows } from "../kernel/outbox.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
 import { type OutboundFetch, type OutboundPolicy, OutboundRefused, outboundFetch } from "../net/outbound.ts";
-import { alertsChannel } from "./inbox.ts";
-import type { ChatPayload, EmailPayload, InAppPayload, WebhookPayload } from "./matching.ts";
-import { type AlertMail, immediateMail, slackMessage, teamsMessage } from "./messages.ts";
+import { resolveDelivery } from "./channels/index.ts";
+import { type Delivery, PermanentFailure, type SendContext } from "./channels/types.ts";
+import { webhookRetryWindowMs } from "./channels/webhook/index.ts";
 
 export interface DeliverySettings {
   retryBaseMs: number;
@@ -56,8 +56,6 @@ export interface DeliveryWorker {
   wake(): void;
   stop(): Promise<void>;
 }
-
-class PermanentFailure extends Error {}
 
 /** Largest receiver answer read (only its status matters). */
 const maxAnswerBytes = 64 * 1024;
@@ -104,103 +102,78 @@ export function createDeliveryWorker(deps: {
     { maxBytes: maxAnswerBytes, maxRedirects: 0, timeoutMs: settings.httpTimeoutMs },
   );
 
-  async function deliver(row: Claimed): Promise<void> {
-    switch (row.channel) {
-      case "inapp": {
-        const p = row.payload as InAppPayload;
-        // The alert, its notification and the delivery's state commit together.
-        await database.db.transaction(async (tx) => {
-          const inserted = (await tx.execute(sql`
-            insert into alerts (user_id, document_id, profile_id, title)
-            values (${p.userId}, ${p.documentId}, ${p.profileId}, ${p.title})
-            on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
-          const id = inserted.rows[0]?.id;
-          if (id !== undefined) await tx.execute(sql`select pg_notify(${alertsChannel}, ${String(id)})`);
-          await tx
-            .update(deliveries)
-            .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
-            .where(eq(deliveries.id, row.id));
-        });
-        return;
-      }
-      case "email": {
-        const p = row.payload as EmailPayload;
-        await deps.transport.send(immediateMail(p, { from: deps.mailFrom, siteUrl: deps.siteUrl, deliveryId: row.id }));
-        break;
-      }
-      case "mail": {
-        await deps.transport.send(row.payload as AlertMail);
-        break;
-      }
-      case "chat": {
-        const p = row.payload as ChatPayload;
-        const message = p.format === "teams" ? teamsMessage(p, deps.siteUrl) : slackMessage(p, deps.siteUrl);
-        await post(send, p.url, JSON.stringify(message), {}, settings.httpTimeoutMs);
-        break;
-      }
-      case "webhook": {
-        const p = row.payload as WebhookPayload;
-        const [hook] = await database.db.select().from(webhooks).where(eq(webhooks.id, p.webhookId));
-        if (!hook) throw new PermanentFailure("webhook deleted");
-        const body = JSON.stringify(p.body);
-        const timestamp = new Date();
-        // The delivery id is the message id: a retry carries the same webhook-id, so receivers can deduplicate.
-        const signature = new Webhook(hook.secret).sign(row.id, timestamp, body);
-        await post(
-          send,
-          hook.url,
-          body,
-          {
-            "webhook-id": row.id,
-            "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
-            "webhook-signature": signature,
-          },
-          settings.httpTimeoutMs,
-        );
-        break;
-      }
-      default:
-        throw new PermanentFailure(`unknown channel ${row.channel}`);
-    }
+  const context: SendContext = {
+    database,
+    transport: deps.transport,
+    mailFrom: deps.mailFrom,
+    siteUrl: deps.siteUrl,
+    post: (url, body, headers = {}) => post(send, url, body, headers, settings.httpTimeoutMs),
+    log,
+  };
+
+  function asDelivery(row: Claimed): Delivery {
+    return { id: row.id, kind: row.channel, recipient: row.recipient, attempts: row.attempts };
+  }
+
+  async function markSent(id: string): Promise<void> {
     await database.db
       .update(deliveries)
       .set({ status: "sent", sentAt: new Date(), leaseUntil: null, lastError: null })
-      .where(eq(deliveries.id, row.id));
+      .where(eq(deliveries.id, id));
+  }
+
+  async function deliver(row: Claimed): Promise<void> {
+    const resolved = resolveDelivery(row.channel, row.payload);
+    if (!resolved.ok) throw new PermanentFailure(resolved.reason);
+    const outcome = await resolved.handler.send(resolved.payload, context, asDelivery(row));
+    if (outcome !== "committed") await markSent(row.id);
   }
 
   /**
-   * A claimed batch's in-app rows in one transaction: their alerts in one insert, one NOTIFY per new
-   * alert, the rows marked sent (one transaction per row made a 10,000-profile fan-out take minutes).
-   * Any failure falls back to the rows one by one, each with its own retry.
+   * Claimed rows of a kind whose channel sends many at once (in-app: their alerts in one insert,
+   * one NOTIFY per new alert, the rows marked sent, in one transaction). Any failure falls back to
+   * the rows one by one, each with its own retry.
    */
-  async function processInApp(rows: Claimed[], one: (row: Claimed) => Promise<void>): Promise<void> {
+  async function processBatch(rows: Claimed[], one: (row: Claimed) => Promise<void>): Promise<void> {
+    const items = rows.map((row) => ({ row, resolved: resolveDelivery(row.channel, row.payload) }));
+    const first = items[0]?.resolved;
+    const handler = first?.ok ? first.handler : undefined;
+    const batch = items.flatMap(({ row, resolved }) =>
+      resolved.ok && resolved.handler === handler ? [{ payload: resolved.payload, delivery: asDelivery(row) }] : [],
+    );
+    if (!handler?.sendBatch || batch.length !== rows.length) {
+      await Promise.all(rows.map(one));
+      return;
+    }
     try {
-      await database.db.transaction(async (tx) => {
-        const json = JSON.stringify(
-          rows.map((row) => {
-            const p = row.payload as InAppPayload;
-            return { u: p.userId, d: p.documentId, p: p.profileId, t: p.title };
-          }),
-        );
-        const inserted = (await tx.execute(sql`
-          insert into alerts (user_id, document_id, profile_id, title)
-          select r->>'u', (r->>'d')::uuid, (r->>'p')::uuid, r->>'t' from jsonb_array_elements(${json}::jsonb) r
-          on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
-        if (inserted.rows.length) {
-          const ids = JSON.stringify(inserted.rows.map((row) => String(row.id)));
-          await tx.execute(
-            sql`select pg_notify(${alertsChannel}, id) from jsonb_array_elements_text(${ids}::jsonb) id`,
-          );
-        }
-        const done = JSON.stringify(rows.map((row) => row.id));
-        await tx.execute(sql`
-          update deliveries set status = 'sent', sent_at = now(), lease_until = null, last_error = null
-          where id in (select (value)::uuid from jsonb_array_elements_text(${done}::jsonb))`);
-      });
+      await handler.sendBatch(batch, context);
     } catch (error) {
-      log.warn({ err: error, rows: rows.length }, "in-app batch failed; delivering one by one");
+      log.warn({ err: error, rows: rows.length, channel: handler.kind }, "batch failed; delivering one by one");
       await Promise.all(rows.map(one));
     }
+  }
+
+  /** The claimed rows whose kind sends in batches, grouped by kind; the rest one by one. */
+  function split(rows: Claimed[]): { batches: Claimed[][]; single: Claimed[] } {
+    const byKind = new Map<string, Claimed[]>();
+    const single: Claimed[] = [];
+    for (const row of rows) {
+      const resolved = resolveDelivery(row.channel, row.payload);
+      if (resolved.ok && resolved.handler.sendBatch) byKind.set(row.channel, [...(byKind.get(row.channel) ?? []), row]);
+      else single.push(row);
+    }
+    const batches: Claimed[][] = [];
+    for (const group of byKind.values()) {
+      if (group.length > 1) batches.push(group);
+      else single.push(...group);
+    }
+    return { batches, single };
+  }
+
+  /** The channel's own limit, else the worker's. */
+  function maxAttempts(row: Claimed): number {
+    const resolved = resolveDelivery(row.channel, row.payload);
+    return (resolved.ok ? resolved.handler.maxAttempts : undefined) ?? settings.maxAttempts;
   }
 
   const outbox = createOutbox<Claimed>({
@@ -219,14 +192,11 @@ export function createDeliveryWorker(deps: {
     isDead(row, error, delay) {
       if (error instanceof PermanentFailure) return true;
       const giveUpAt = row.give_up_at ? new Date(row.give_up_at).getTime() : undefined;
-      return giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= settings.maxAttempts;
+      return giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= maxAttempts(row);
     },
     sendBatch(rows, one) {
-      const inApp = rows.filter((row) => row.channel === "inapp");
-      return [
-        ...rows.filter((row) => row.channel !== "inapp").map(one),
-        ...(inApp.length > 1 ? [processInApp(inApp, one)] : inApp.map(one)),
-      ];
+      const { batches, single } = split(rows);
+      return [...single.map(one), ...batches.map((group) => processBatch(group, one))];
     },
   });
 
@@ -274,7 +244,7 @@ export async function retryDeadDeliveries(database: Database, organizationId: st
   const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   if (!valid.length) return 0;
   return retryDeadRows(database, "deliveries", {
-    set: sql`give_up_at = case when channel = 'webhook' then now() + interval '24 hours' else null end`,
+    set: sql`give_up_at = case when channel = 'webhook' then now() + (${webhookRetryWindowMs}::bigint * interval '1 millisecond') else null end`,
     where: sql`organization_id = ${organizationId} and id in (${sql.join(
       valid.map((id) => sql`${id}::uuid`),
       sql`, `,

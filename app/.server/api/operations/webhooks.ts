@@ -4,6 +4,7 @@
  * organisation holds at most WEBHOOKS_MAX_PER_ORGANIZATION of them.
  */
 import { z } from "zod";
+import { webhookEvents, webhookEventTypes } from "../../alerts/channels/webhook/events.ts";
 import { webhookInputSchema } from "../../alerts/webhooks.ts";
 import { defineOperation } from "../registry.ts";
 
@@ -16,16 +17,20 @@ const webhookView = z.object({
   sources: z.array(z.string()),
   minRelevance: z.enum(["high", "medium", "low"]).nullable(),
   q: z.string().nullable(),
+  events: z.array(z.enum(webhookEventTypes)),
   createdAt: z.string(),
 });
+
+const eventList = Object.entries(webhookEvents)
+  .map(([type, meaning]) => `\`${type}\`: ${meaning}`)
+  .join(" ");
 
 export const createWebhookOperation = defineOperation({
   method: "post",
   path: "/api/v1/webhooks",
   operationId: "createWebhook",
-  summary: "Subscribe a URL to the documents that match these filters",
-  description:
-    "Each matching document is POSTed as `{ type: 'document.matched', timestamp, data: { webhookId, document } }`, signed with the Standard Webhooks scheme under the returned secret (shown once); non-2xx answers are retried for 24 h. Admin tokens only. An organisation holds at most WEBHOOKS_MAX_PER_ORGANIZATION subscriptions (default 25): past it, 422 with a message saying so. Field errors and messages follow Accept-Language.",
+  summary: "Subscribe a URL to the documents that match these filters, and to the organisation's events",
+  description: `Each event the subscription names in \`events\` (default \`["document.matched"]\`) is POSTed as \`{ type, timestamp, data: { webhookId, ... } }\`, signed with the Standard Webhooks scheme under the returned secret (shown once); non-2xx answers are retried for 24 h. The filters (areas, jurisdictions, kinds, sources, minRelevance, q) choose the documents of \`document.matched\`. Event types: ${eventList} Admin tokens only. An organisation holds at most WEBHOOKS_MAX_PER_ORGANIZATION subscriptions (default 25): past it, 422 with a message saying so. Field errors and messages follow Accept-Language.`,
   tags: ["webhooks"],
   scope: "admin",
   body: webhookInputSchema("en"),

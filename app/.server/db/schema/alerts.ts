@@ -132,6 +132,8 @@ export const webhooks = pgTable(
     sources: text("sources").array().notNull().default(sql`'{}'::text[]`),
     minRelevance: smallint("min_relevance").notNull().default(0),
     query: text("query"),
+    /** The event types it receives (channels/webhook/events.ts); document.matched by default. */
+    events: text("events").array().notNull().default(sql`'{document.matched}'::text[]`),
     secret: text("secret").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,16 +1,24 @@
 /**
- * The daily digest: a user's in-app alerts of one local day from profiles in digest mode, one entry
+ * The digest channel. The daily digest: a user's in-app alerts of one local day from profiles in digest mode, one entry
  * per document (with every profile that matched it), as a mail in the user's language.
  * enqueueDueDigests runs every hour (a pg-boss cron): at the user's hour it stores the previous
  * local day's digest in the deliveries outbox, once per user and day whatever the instances.
+ * It prepares nothing per match (it reads the day's in-app alerts) and stores a rendered mail:
+ * the mail channel's "mail" kind sends it.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
-import { reachable } from "../documents/reach.ts";
-import type { AlertDirectory, Recipient } from "./matching.ts";
-import { type AlertMail, type DigestItem, digestMail } from "./messages.ts";
-import type { Lang } from "./profiles.ts";
+import type { Database } from "../../../db/client.ts";
+import { reachable } from "../../../documents/reach.ts";
+import type { Lang } from "../../profiles.ts";
+import type { AlertMail } from "../mail/ready.ts";
+import type { AlertDirectory, ChannelModule, Recipient } from "../types.ts";
+import { type DigestItem, digestMail } from "./render.ts";
+
+export { type DigestItem, digestMail };
+
+/** Deliveries come from enqueueDueDigests, not from matches; they are "mail" rows (mail channel). */
+export const digestChannel: ChannelModule = { id: "digest", deliveries: [] };
 
 export interface DigestUser {
   userId: string;

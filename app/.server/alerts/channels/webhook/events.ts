@@ -1,0 +1,25 @@
+/**
+ * The organisation events a webhook can subscribe to. Adding one is one line here: the API's
+ * `events` enum, OpenAPI and queueWebhookEvent's type all read this list.
+ */
+export const webhookEvents = {
+  "document.matched":
+    "A document within the organisation's reach matched the webhook's filters. data: { webhookId, document }",
+  "law.changed":
+    "A law the organisation follows changed (an amending act was published, or its consolidated text caught up).",
+  "document.triaged":
+    "A document's triage (status, assignee, due date, impact or rationale) changed in the organisation.",
+  "obligation.created": "An obligation was recorded from a document in the organisation.",
+  "obligation.updated": "An obligation of the organisation was changed.",
+} as const;
+
+export type WebhookEventType = keyof typeof webhookEvents;
+
+export const webhookEventTypes = Object.keys(webhookEvents) as [WebhookEventType, ...WebhookEventType[]];
+
+/** What a subscription receives when it names no events (and what every older subscription has). */
+export const defaultWebhookEvents: WebhookEventType[] = ["document.matched"];
+
+export function isWebhookEventType(value: unknown): value is WebhookEventType {
+  return typeof value === "string" && Object.hasOwn(webhookEvents, value);
+}

@@ -342,14 +342,16 @@ export function ObligationsPanel({
               errors={errors.anchor}
             >
               <option value="">{o.chooseParagraph}</option>
-              {paragraphs.map((p, index) => (
-                <option key={`p-${index}`} value={`p-${index}`}>
-                  {fill(o.paragraphOption, {
-                    n: index + 1,
-                    text: p.text.length > 90 ? `${p.text.slice(0, 89)}…` : p.text,
-                  })}
-                </option>
-              ))}
+              {paragraphs
+                .map((p, index) => ({ ...p, anchor: `p-${index}`, index }))
+                .map((p) => (
+                  <option key={p.anchor} value={p.anchor}>
+                    {fill(o.paragraphOption, {
+                      n: p.index + 1,
+                      text: p.text.length > 90 ? `${p.text.slice(0, 89)}…` : p.text,
+                    })}
+                  </option>
+                ))}
             </SelectField>
             <InputField id="ob-title" name="title" label={o.title} value={values?.title ?? ""} errors={errors.title} />
             <InputField

@@ -7,6 +7,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Locale } from "../../i18n/locales.ts";
+import { recordAudit } from "../audit/record.ts";
 import type { MemberInfo } from "../auth/permissions.ts";
 import type { Db } from "../db/client.ts";
 import { reminderSettings } from "../db/schema/triage.ts";
@@ -220,6 +221,7 @@ export async function saveReminderSettings(
   member: MemberInfo,
   locale: Locale,
   form: FormData,
+  origin: { ip?: string | undefined; userAgent?: string | undefined } = {},
 ): Promise<TriageFormResult> {
   const t = triageText[locale];
   const raw = values(form, ["hour", "daysBefore", "mail"]);
@@ -231,9 +233,20 @@ export async function saveReminderSettings(
     .safeParse(raw);
   if (!parsed.success) return { form: "reminders", errors: fieldErrors(parsed.error.issues), values: raw, status: 422 };
   const settings = { hour: parsed.data.hour, daysBefore: parsed.data.daysBefore, mail: raw.mail === "on" };
-  await db
-    .insert(reminderSettings)
-    .values({ userId: member.userId, ...settings })
-    .onConflictDoUpdate({ target: reminderSettings.userId, set: settings });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(reminderSettings)
+      .values({ userId: member.userId, ...settings })
+      .onConflictDoUpdate({ target: reminderSettings.userId, set: settings });
+    await recordAudit(tx, {
+      organizationId: member.organizationId,
+      actor: { id: member.userId, email: member.email },
+      action: "reminder_settings.updated",
+      object: { type: "user", id: member.userId },
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      detail: settings,
+    });
+  });
   return { ok: "reminders" };
 }

@@ -133,7 +133,12 @@ export async function startTriage(
   now = new Date(),
 ): Promise<number> {
   const orgs = [...new Set(organizationIds)];
-  if (orgs.length === 0) return 0;
+  if (orgs.length === 0 || !z.uuid().safeParse(document.id).success) return 0;
+  // Matching also runs on documents loaded from elsewhere (tests' in-memory loaders): no stored row, no triage.
+  const stored = (await tx.execute(sql`select 1 from documents where id = ${document.id}::uuid`)) as unknown as {
+    rows: unknown[];
+  };
+  if (stored.rows.length === 0) return 0;
   const dates = Array.isArray(document.effectiveDates) ? (document.effectiveDates as string[]) : [];
   const proposal = proposeDueDate(dates, madridDay(now));
   const inserted = await tx

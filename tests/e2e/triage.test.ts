@@ -6,13 +6,14 @@
  * date (and the notification centre has it). The evidence-pack step belongs to the "evidence"
  * work: see EVIDENCE HOOK below. Also: the pages without JavaScript (field errors in Spanish), a
  * member of another organisation gets a 404 on a feed entry outside its reach, and screenshots of
- * the new pages at 390 and 1440 px, light and dark, go to TRIAGE_SCREENSHOTS when it is set.
+ * the new pages at 390 and 1440 px, light and dark (axe clean), go to TRIAGE_SCREENSHOTS when it is set.
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import axe from "axe-core";
 import { sql } from "drizzle-orm";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { alertProfiles } from "../../app/.server/db/schema.ts";
 import { addDays, madridDay } from "../../app/.server/triage/due-date.ts";
@@ -33,6 +34,18 @@ let documentId = "";
 let feedDocumentId = "";
 const today = madridDay(new Date());
 const due = addDays(today, 2);
+
+/** axe's WCAG rules (A, AA, best practice) on the page as it is now. */
+async function axeViolations(page: Page) {
+  // The CSP allows no foreign inline script: evaluate axe's source instead of adding a <script>.
+  await page.evaluate(axe.source);
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+    });
+    return result.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.map(String)) }));
+  });
+}
 
 function cookiesOf(signedIn: SignedIn) {
   return signedIn.cookie
@@ -224,6 +237,8 @@ describe("triage in the browser", () => {
         // Nothing spills out of the viewport.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} overflows`).toBeLessThanOrEqual(0);
+        const violations = await axeViolations(page);
+        expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
         const dir = process.env.TRIAGE_SCREENSHOTS;
         if (dir) {
           mkdirSync(dir, { recursive: true });

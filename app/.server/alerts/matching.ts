@@ -16,6 +16,7 @@ import { registeredChannels } from "./channels/index.ts";
 import type { AlertDirectory, ProfileMatch, Recipient } from "./channels/types.ts";
 import { webhookDelivery } from "./channels/webhook/index.ts";
 import { type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
+import { startTriage } from "../triage/store.ts";
 
 export type { AlertDirectory, Recipient };
 
@@ -123,6 +124,13 @@ export async function matchDocument(
     }
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
     const channels = registeredChannels();
+    // Triage (issue 26): each organisation this alert reaches gets the document as "new".
+    await startTriage(
+      tx,
+      document,
+      inserted.flatMap((m) => byId.get(m.profileId)?.organizationId ?? []),
+      now,
+    );
     const rows: NewDelivery[] = [];
     for (const match of inserted) {
       const profile = byId.get(match.profileId);

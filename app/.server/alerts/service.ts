@@ -9,6 +9,7 @@ import { registerAlertJobs } from "../jobs/alert-jobs.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
+import { runReminders } from "../triage/reminders.ts";
 import { enqueueDueDigests } from "./channels/digest/index.ts";
 import { databaseDirectory, databaseDocuments } from "./directory.ts";
 import { type AlertHub, alertEventsResponse, createAlertHub } from "./events.ts";
@@ -81,7 +82,8 @@ export function createAlertsService(deps: {
     });
   const jobs = registerAlertJobs(deps.kernel, log, {
     match: matchNow,
-    digests: () => enqueueDigests(),
+    // Reminders before due dates (triage/reminders.ts) run on the same hourly schedule.
+    digests: async () => (await enqueueDigests()) + (await runReminders(database, config)).reminders,
     purge: () => deleteSentDeliveries(database, sentDeliveryRetentionDays),
   });
   const streams = new Set<AbortController>();

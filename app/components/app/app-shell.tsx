@@ -4,6 +4,7 @@ import type { Locale } from "../../i18n/locales";
 import { ColorModeToggle } from "../layout/color-mode-toggle";
 import { alertMessages, appMessages } from "./messages";
 import { type AlertSummary, NotificationCentre } from "./notification-centre";
+import { triageMessages } from "./triage/fields";
 
 export interface ShellUser {
   name: string;
@@ -34,6 +35,8 @@ export function AppShell({
         { to: "/app/search", label: t.nav.search, end: false },
         { to: "/app/alerts", label: a.nav.alerts, end: false },
         { to: "/app/profiles", label: a.nav.profiles, end: false },
+        { to: "/app/triage", label: triageMessages(locale).nav.triage, end: false },
+        { to: "/app/obligations", label: triageMessages(locale).nav.obligations, end: false },
       ]
     : [];
   // Admin pages in one disclosure: eleven entries on one line wrapped the header on a laptop.

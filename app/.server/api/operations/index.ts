@@ -8,6 +8,7 @@ import "./documents.ts";
 import "./meta.ts";
 import "./sources.ts";
 import "./taxonomy.ts";
+import "./triage.ts";
 import "./webhooks.ts";
 
 export { registeredOperations } from "../registry.ts";

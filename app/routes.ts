@@ -13,6 +13,8 @@ export default [
   route("en/sitemap.xml", "routes/sitemap.ts", { id: "sitemap-en" }),
   route("robots.txt", "routes/robots.ts"),
   route("mail/send", "routes/mail-send.ts"),
+  // Calendar feeds (ICS) behind a secret, revocable URL: no session (app/.server/calendar/).
+  route("calendar/:file", "routes/calendar-feed.ts", { id: "calendar-feed" }),
   // REST API: JSON resource routes behind bearer tokens (app/.server/api/handler.ts); the
   // operations' schemas in app/.server/api/operations/ also make /api/v1/openapi.json.
   ...prefix("api/v1", [

@@ -13,3 +13,4 @@ export * from "./schema/collab.ts";
 export * from "./schema/corrections.ts";
 export * from "./schema/documents.ts";
 export * from "./schema/site.ts";
+export * from "./schema/triage.ts";

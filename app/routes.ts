@@ -24,6 +24,7 @@ export default [
     route("documents", "routes/api/documents.ts"),
     route("documents/:id", "routes/api/document.ts"),
     route("documents/:id/corrections", "routes/api/document-corrections.ts"),
+    route("evidence", "routes/api/evidence.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
     route("sources", "routes/api/sources.ts"),
     route("sources/:id/run", "routes/api/source-run.ts"),
@@ -67,6 +68,12 @@ export default [
         route("admin/corrections/export", "routes/app/admin-corrections-export.ts", {
           id: "app-admin-corrections-export",
         }),
+        // Overview charts, calendar feeds and the evidence pack (issue 26, app/.server/evidence|calendar).
+        route("overview", "routes/app/overview.tsx", { id: "app-overview" }),
+        route("evidence", "routes/app/evidence.tsx", { id: "app-evidence" }),
+        route("evidence/export", "routes/app/evidence-export.ts", { id: "app-evidence-export" }),
+        route("account/calendar", "routes/app/calendar-feeds.tsx", { id: "app-account-calendar" }),
+        route("admin/calendar", "routes/app/calendar-feeds.tsx", { id: "app-admin-calendar" }),
       ]),
       route("*", "routes/app/not-found.tsx", { id: "app-not-found" }),
     ]),

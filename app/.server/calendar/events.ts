@@ -80,13 +80,9 @@ export async function calendarEvents(
   const from = new Date(now.getTime() - daysBack * 86_400_000).toISOString().slice(0, 10);
   const to = new Date(now.getTime() + daysAhead * 86_400_000).toISOString().slice(0, 10);
   // Whose profiles and assignments count: the member and their groups, or everyone in the organisation.
-  const profileOf = user
-    ? sql`(p.user_id = ${user} or p.group_id = any(${groups}))`
-    : sql`true`;
+  const profileOf = user ? sql`(p.user_id = ${user} or p.group_id = any(${groups}))` : sql`true`;
   const assigned = (userColumn: string, teamColumn: string) =>
-    user
-      ? sql`(${sql.raw(userColumn)} = ${user} or ${sql.raw(teamColumn)} = any(${groups}))`
-      : sql`true`;
+    user ? sql`(${sql.raw(userColumn)} = ${user} or ${sql.raw(teamColumn)} = any(${groups}))` : sql`true`;
 
   const entries = await database.rows<{ id: string; title: string; day: string }>(sql`
     select d.id, d.title, e.day
@@ -113,7 +109,13 @@ export async function calendarEvents(
     order by ti.due_on, d.id
     limit ${maxPerKind}`);
 
-  const obligations = await database.rows<{ id: string; document_id: string; title: string; doc_title: string; day: string }>(sql`
+  const obligations = await database.rows<{
+    id: string;
+    document_id: string;
+    title: string;
+    doc_title: string;
+    day: string;
+  }>(sql`
     select o.id, o.document_id, o.title, d.title as doc_title, o.due_on::text as day
     from obligations o join documents d on d.id = o.document_id
     where o.organization_id = ${org} and ${reachable(org)}

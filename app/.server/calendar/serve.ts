@@ -3,10 +3,11 @@
  * credential. Rate-limited per client address; an unknown, malformed or revoked token, or a feed
  * whose holder no longer stands, is a plain 404 (the same answer, so nothing tells them apart).
  */
-import type { Database } from "../db/client.ts";
+
 import { fill } from "../../components/app/messages.ts";
 import { evidence as en } from "../../i18n/en/evidence.ts";
 import { evidence as es } from "../../i18n/es/evidence.ts";
+import type { Database } from "../db/client.ts";
 import { createWindowedRateLimiter, type RateLimiter } from "../rate-limit.ts";
 import { calendarEvents, feedStanding } from "./events.ts";
 import { feedForToken } from "./feeds.ts";
@@ -65,7 +66,9 @@ export async function serveCalendarFeed(
   if (!owner) return notFound();
   const events = await calendarEvents(database, feed, owner, options.now);
   const t = owner.locale === "en" ? en : es;
-  const name = feed.userId ? t.calendar.feedName : fill(t.calendar.orgFeedName, { organization: owner.organizationName });
+  const name = feed.userId
+    ? t.calendar.feedName
+    : fill(t.calendar.orgFeedName, { organization: owner.organizationName });
   const body = writeIcs(events, { locale: owner.locale, name, siteUrl: options.siteUrl, now: options.now });
   return new Response(body, {
     status: 200,

@@ -34,8 +34,9 @@ export function evidenceScopeSchema(locale: Locale) {
       if (days < 0) ctx.addIssue({ code: "custom", path: ["to"], message: t.badRange });
       else if (days > maxDays) ctx.addIssue({ code: "custom", path: ["to"], message: t.rangeTooLong });
     })
-    .transform((value): EvidenceScope =>
-      value.document ? { document: value.document } : { from: value.from ?? "", to: value.to ?? "" },
+    .transform(
+      (value): EvidenceScope =>
+        value.document ? { document: value.document } : { from: value.from ?? "", to: value.to ?? "" },
     );
 }
 
@@ -84,7 +85,10 @@ export async function exportEvidencePack(
     organizationId: viewer.organizationId,
     actor: { id: viewer.userId, email: viewer.email },
     action: "evidence.exported",
-    object: "document" in scope ? { type: "document", id: scope.document } : { type: "evidence_period", id: `${scope.from}/${scope.to}` },
+    object:
+      "document" in scope
+        ? { type: "document", id: scope.document }
+        : { type: "evidence_period", id: `${scope.from}/${scope.to}` },
     ip: origin.ip,
     userAgent: origin.userAgent,
     detail: {

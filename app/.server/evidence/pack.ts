@@ -321,10 +321,12 @@ async function auditExcerpt(
 ): Promise<AuditExcerptEvent[]> {
   if (documentIds.length === 0) return [];
   const list = (ids: string[]) =>
-    ids.length ? sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    ) : sql`null`;
+    ids.length
+      ? sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )
+      : sql`null`;
   const rows = await database.rows<{
     id: string;
     seq: number | string;

@@ -37,7 +37,8 @@ export const evidence: EvidenceMessages = {
     },
     triage: {
       title: "Triage status and overdue items per group",
-      caption: "Documents in triage per assigned group and status; overdue ones passed their due date without being closed.",
+      caption:
+        "Documents in triage per assigned group and status; overdue ones passed their due date without being closed.",
       group: "Group",
       overdue: "Overdue",
       unassigned: "No group",

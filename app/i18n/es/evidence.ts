@@ -35,7 +35,8 @@ export const evidence = {
     },
     triage: {
       title: "Estado del triaje y vencidos por grupo",
-      caption: "Documentos en triaje por grupo asignado y estado; los vencidos son los que pasaron su fecha sin cerrarse.",
+      caption:
+        "Documentos en triaje por grupo asignado y estado; los vencidos son los que pasaron su fecha sin cerrarse.",
       group: "Grupo",
       overdue: "Vencidos",
       unassigned: "Sin grupo",

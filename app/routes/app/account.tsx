@@ -2,6 +2,7 @@ import { Form, redirect, useRevalidator } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, appSessionContext, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
+import { CalendarLink } from "../../components/app/evidence/calendar-link";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { PasskeyRegister } from "../../components/app/passkey";
@@ -233,6 +234,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <PasskeyRegister t={t} onAdded={() => revalidator.revalidate()} />
         </section>
       </div>
+      <CalendarLink locale={locale} />
     </>
   );
 }

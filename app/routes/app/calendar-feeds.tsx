@@ -1,12 +1,7 @@
 import { Form } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import type { MemberInfo } from "../../.server/auth/permissions";
-import {
-  createCalendarFeed,
-  type FeedOwner,
-  liveCalendarFeed,
-  revokeCalendarFeed,
-} from "../../.server/calendar/feeds";
+import { createCalendarFeed, type FeedOwner, liveCalendarFeed, revokeCalendarFeed } from "../../.server/calendar/feeds";
 import { servicesContext } from "../../.server/context";
 import { evidenceMessages } from "../../components/app/evidence/messages";
 import { fill, formatDateTime } from "../../components/app/messages";

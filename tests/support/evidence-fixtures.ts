@@ -81,10 +81,29 @@ function viewer(m: MemberInfo, groupIds: string[]): Viewer {
   };
 }
 
-export async function setUpEvidenceStory(database: Database, now = new Date()): Promise<EvidenceStory> {
-  const ana = memberInfo({ role: "admin", name: "Ana Admin" });
-  const bea = memberInfo({ userId: "user-bea", email: "bea@org-a.example", name: "Bea Legal", memberId: "member-bea" });
-  const carl = memberInfo({ userId: "user-carl", email: "carl@org-a.example", name: "Carl", memberId: "member-carl" });
+/** With `signedIn`, the story's admin is that (already existing) member and the story is told in their organisation. */
+export async function setUpEvidenceStory(
+  database: Database,
+  now = new Date(),
+  signedIn?: MemberInfo,
+): Promise<EvidenceStory> {
+  const ana = signedIn ?? memberInfo({ role: "admin", name: "Ana Admin" });
+  const org = ana.organizationId;
+  const inA = { organizationId: org, organizationName: ana.organizationName };
+  const bea = memberInfo({
+    ...inA,
+    userId: "user-bea",
+    email: "bea@org-a.example",
+    name: "Bea Legal",
+    memberId: "member-bea",
+  });
+  const carl = memberInfo({
+    ...inA,
+    userId: "user-carl",
+    email: "carl@org-a.example",
+    name: "Carl",
+    memberId: "member-carl",
+  });
   const olga = memberInfo({
     userId: "user-olga",
     email: "olga@org-b.example",
@@ -95,13 +114,13 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
     role: "admin",
     locale: "en",
   });
-  await ensureUser(database, ana, "admin");
+  if (!signedIn) await ensureUser(database, ana, "admin");
   await ensureUser(database, bea, "member");
   await ensureUser(database, carl, "member");
   await ensureUser(database, olga, "admin");
   const team = "team-legal";
   await database.rows(
-    sql`insert into auth_team (id, name, organization_id, created_at) values (${team}, 'Legal', 'org-a', now())`,
+    sql`insert into auth_team (id, name, organization_id, created_at) values (${team}, 'Legal', ${org}, now())`,
   );
   await database.rows(
     sql`insert into auth_team_member (id, team_id, user_id, created_at) values ('tm-bea', ${team}, ${bea.userId}, now())`,
@@ -131,7 +150,7 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
     relevance: "medium",
   });
   const [feed] = await database.rows<{ id: string }>(sql`insert into source_feeds (organization_id, url, name)
-    values ('org-a', 'https://intranet.org-a.example/rss', 'Intranet A') returning id`);
+    values (${org}, 'https://intranet.org-a.example/rss', 'Intranet A') returning id`);
   const feedDocumentId = await insertDocument(database, {
     source: "feed",
     sourceId: "https://intranet.org-a.example/entry-1",
@@ -146,7 +165,7 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
   const profileId = randomUUID();
   const matchId = randomUUID();
   await database.rows(sql`insert into alert_profiles (id, organization_id, group_id, name, email_mode)
-    values (${profileId}::uuid, 'org-a', ${team}, 'Legal: banca', 'immediate')`);
+    values (${profileId}::uuid, ${org}, ${team}, 'Legal: banca', 'immediate')`);
   await database.rows(
     sql`insert into alert_matches (id, document_id, profile_id) values (${matchId}::uuid, ${boeDocumentId}::uuid, ${profileId}::uuid)`,
   );
@@ -154,7 +173,7 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
   const sent = new Date(queued.getTime() + 5_000);
   for (const channel of ["inapp", "email"]) {
     await database.rows(sql`insert into deliveries (id, match_key, channel, recipient, organization_id, payload, status, created_at, sent_at)
-      values (${randomUUID()}::uuid, ${matchId}, ${channel}, ${bea.userId}, 'org-a', '{}'::jsonb, 'sent', ${queued}, ${sent})`);
+      values (${randomUUID()}::uuid, ${matchId}, ${channel}, ${bea.userId}, ${org}, '{}'::jsonb, 'sent', ${queued}, ${sent})`);
   }
   await database.rows(sql`insert into alerts (user_id, document_id, profile_id, title, created_at)
     values (${bea.userId}, ${boeDocumentId}::uuid, ${profileId}::uuid, 'Real Decreto', ${sent})`);
@@ -163,7 +182,7 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
   await database.db.transaction(async (tx) => {
     await recordRead(tx, bea, boeDocumentId);
     await recordAudit(tx, {
-      organizationId: "org-a",
+      organizationId: org,
       actor: { id: bea.userId, email: bea.email },
       action: "document.read",
       object: { type: "document", id: boeDocumentId },
@@ -172,7 +191,7 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
 
   // Triage: Ana sets under review, assigns Legal with a due date; Bea marks it applies.
   await database.rows(sql`insert into triage_items (organization_id, document_id, status, assignee_team_id, due_on, due_source, impact, rationale, updated_by)
-    values ('org-a', ${boeDocumentId}::uuid, 'applies', ${team}, ${dates.triageDue}::date, 'manual', 'high', 'Afecta a los procesos de notificación', ${bea.userId})`);
+    values (${org}, ${boeDocumentId}::uuid, 'applies', ${team}, ${dates.triageDue}::date, 'manual', 'high', 'Afecta a los procesos de notificación', ${bea.userId})`);
   const history: [MemberInfo, Record<string, { from: unknown; to: unknown }>, number][] = [
     [ana, { status: { from: "new", to: "under_review" } }, -18],
     [ana, { assignee: { from: null, to: team }, dueOn: { from: null, to: dates.triageDue } }, -17],
@@ -182,9 +201,9 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
     const at = new Date(now.getTime() + offset * 86_400_000);
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into triage_history (organization_id, document_id, actor_user_id, actor_name, at, changes)
-        values ('org-a', ${boeDocumentId}::uuid, ${who.userId}, ${who.name}, ${at}, ${JSON.stringify(changes)}::jsonb)`);
+        values (${org}, ${boeDocumentId}::uuid, ${who.userId}, ${who.name}, ${at}, ${JSON.stringify(changes)}::jsonb)`);
       await recordAudit(tx, {
-        organizationId: "org-a",
+        organizationId: org,
         actor: { id: who.userId, email: who.email },
         action: "triage.updated",
         object: { type: "document", id: boeDocumentId },
@@ -200,11 +219,11 @@ export async function setUpEvidenceStory(database: Database, now = new Date()): 
   for (const [i, id] of obligationIds.entries()) {
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into obligations (id, organization_id, document_id, anchor, excerpt, title, owner_user_id, owner_team_id, due_on, reference, created_by, created_at)
-        values (${id}::uuid, 'org-a', ${boeDocumentId}::uuid, 'p1', 'Las entidades deberán notificar', ${`Obligación ${i + 1}`},
+        values (${id}::uuid, ${org}, ${boeDocumentId}::uuid, 'p1', 'Las entidades deberán notificar', ${`Obligación ${i + 1}`},
           ${owners[i]?.[0] ?? null}, ${owners[i]?.[1] ?? null}, ${dates.obligationDue[i] ?? null}::date, ${`POL-${i + 1}`}, ${bea.userId},
           ${new Date(now.getTime() - (14 - i) * 86_400_000)})`);
       await recordAudit(tx, {
-        organizationId: "org-a",
+        organizationId: org,
         actor: { id: bea.userId, email: bea.email },
         action: "obligation.created",
         object: { type: "obligation", id },

@@ -126,7 +126,7 @@ describe("overview, evidence pack and calendar in the browser", () => {
     await page.getByLabel("Grupo", { exact: true }).selectOption({ label: "Legal" });
     await page.getByRole("button", { name: "Aplicar" }).click();
     await page.waitForURL(/group=team-legal/);
-    expect(await page.getByText("1 documentos en triaje, 0 vencidos.", { exact: true }).count()).toBe(1);
+    expect(await page.getByText("Documentos en triaje: 1. Vencidos: 0.", { exact: true }).count()).toBe(1);
     await close();
   }, 60_000);
 

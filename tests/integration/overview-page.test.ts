@@ -107,7 +107,7 @@ describe("the overview", () => {
     expect(html.match(/<title>/g)).toHaveLength(3);
     expect(html.match(/<details/g)).toHaveLength(3);
     expect(html).toContain(
-      "<title>Triage status and overdue items per group. 1 documents in triage, 0 overdue.</title>",
+      "<title>Triage status and overdue items per group. Documents in triage: 1. Overdue: 0.</title>",
     );
     expect(html).toContain('<th scope="row">Legal</th>');
     expect(html).toContain('fill="url(#triage-pattern-applies)"');

@@ -57,7 +57,7 @@ export default function Evidence({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
         <div className="row g-3 align-items-end">
-          <div className="col-md-5">
+          <div className="col-md-4">
             <label htmlFor="evidence-document" className="form-label">
               {t.documentId}
             </label>
@@ -99,7 +99,7 @@ export default function Evidence({ loaderData }: Route.ComponentProps) {
               aria-invalid={errorsOf("to") ? true : undefined}
             />
           </div>
-          <div className="col-md-1">
+          <div className="col-md-2">
             <button type="submit" className="btn btn-primary w-100">
               {t.show}
             </button>

@@ -103,14 +103,16 @@ function Table({
 function DocumentSection({ locale, document, names }: { locale: Locale; document: DocumentEvidence; names: Names }) {
   const m = evidenceMessages(locale);
   const t = m.pack;
-  const statusLabel = (value: unknown) =>
-    typeof value === "string" && value in m.overview.status
-      ? m.overview.status[value as keyof typeof m.overview.status]
-      : value === null || value === undefined || value === ""
-        ? t.none
-        : typeof value === "string"
-          ? (names[value] ?? value)
-          : JSON.stringify(value);
+  /** A triage value as a person reads it: a status, an impact, a day, a member's or group's name. */
+  const statusLabel = (value: unknown): string => {
+    if (value === null || value === undefined || value === "") return t.none;
+    if (typeof value !== "string") return JSON.stringify(value);
+    if (value in m.overview.status) return m.overview.status[value as keyof typeof m.overview.status];
+    if (value in t.impact) return t.impact[value as keyof typeof t.impact];
+    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDay(value, locale);
+    return names[value] ?? value;
+  };
+  const fieldLabel = (field: string) => t.fields[field as keyof typeof t.fields] ?? field;
   const headingId = `evidence-doc-${document.id}`;
   const sub = (key: keyof typeof t.sections) => `${headingId}-${key}`;
   return (
@@ -198,7 +200,7 @@ function DocumentSection({ locale, document, names }: { locale: Locale; document
                   <ul className="list-unstyled mb-0">
                     {Object.entries(decision.changes).map(([field, change]) => (
                       <li key={field}>
-                        <span className="fw-semibold">{field}</span>: {statusLabel(change.from)} →{" "}
+                        <span className="fw-semibold">{fieldLabel(field)}</span>: {statusLabel(change.from)} →{" "}
                         {statusLabel(change.to)}
                       </li>
                     ))}
@@ -241,7 +243,7 @@ function DocumentSection({ locale, document, names }: { locale: Locale; document
                 <td>{obligation.anchor || t.none}</td>
                 <td>{statusLabel(obligation.ownerUserId ?? obligation.ownerTeamId)}</td>
                 <td>{formatDay(obligation.dueOn, locale)}</td>
-                <td>{obligation.status}</td>
+                <td>{t.obligationStatus[obligation.status as keyof typeof t.obligationStatus] ?? obligation.status}</td>
                 <td>{obligation.reference || t.none}</td>
                 <td>{formatDateTime(obligation.createdAt, locale)}</td>
               </tr>

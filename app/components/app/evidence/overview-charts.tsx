@@ -7,6 +7,7 @@ import { fill } from "../messages";
 import { ChartFrame, StatusPatterns } from "./chart-frame";
 import { evidenceMessages } from "./messages";
 
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const statuses: readonly TriageStatus[] = ["new", "under_review", "applies", "does_not_apply", "in_progress", "done"];
 const shortDay = (day: string, locale: Locale) =>
   new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "es-ES", {
@@ -19,7 +20,7 @@ const shortDay = (day: string, locale: Locale) =>
 export function AreaWeekChart({ locale, data }: { locale: Locale; data: OverviewData["perArea"] }) {
   const t = evidenceMessages(locale).overview;
   const areas = data.areas.slice(0, 10);
-  const labelWidth = 170;
+  const labelWidth = 230;
   const cell = 34;
   const width = labelWidth + Math.max(1, data.weeks.length) * cell + 60;
   const height = 40 + Math.max(1, areas.length) * 28 + 10;
@@ -75,7 +76,7 @@ export function AreaWeekChart({ locale, data }: { locale: Locale; data: Overview
                 y={(y(row.area) ?? 0) + y.bandwidth() / 2 + 4}
                 textAnchor="end"
               >
-                {areaLabel(row.area, locale)}
+                {clip(areaLabel(row.area, locale), 34)}
               </text>
               {row.counts.map((count, i) => {
                 const week = data.weeks[i] ?? "";
@@ -257,7 +258,7 @@ export function TriageChart({
                 y={(y(g.group ?? "") ?? 0) + y.bandwidth() / 2 + 4}
                 textAnchor="end"
               >
-                {name(g.group)}
+                {clip(name(g.group), 22)}
               </text>
               <text className="value-label" x={x(g.total) + 8} y={(y(g.group ?? "") ?? 0) + y.bandwidth() / 2 + 4}>
                 {g.overdue > 0 ? `${g.total} · ⚠ ${g.overdue} ${t.triage.overdue.toLowerCase()}` : String(g.total)}

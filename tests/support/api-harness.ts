@@ -15,12 +15,17 @@ import * as auditVerifyRoute from "../../app/routes/api/audit-verify.ts";
 import * as correctionsRoute from "../../app/routes/api/corrections.ts";
 import * as documentRoute from "../../app/routes/api/document.ts";
 import * as documentCorrectionsRoute from "../../app/routes/api/document-corrections.ts";
+import * as documentObligationsRoute from "../../app/routes/api/document-obligations.ts";
+import * as documentTriageRoute from "../../app/routes/api/document-triage.ts";
 import * as documentsRoute from "../../app/routes/api/documents.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
+import * as obligationRoute from "../../app/routes/api/obligation.ts";
+import * as obligationsRoute from "../../app/routes/api/obligations.ts";
 import * as openApiRoute from "../../app/routes/api/openapi.ts";
 import * as sourceRunRoute from "../../app/routes/api/source-run.ts";
 import * as sourcesRoute from "../../app/routes/api/sources.ts";
 import * as taxonomyRoute from "../../app/routes/api/taxonomy.ts";
+import * as triageRoute from "../../app/routes/api/triage.ts";
 import * as webhookRoute from "../../app/routes/api/webhook.ts";
 import * as webhooksRoute from "../../app/routes/api/webhooks.ts";
 
@@ -38,6 +43,8 @@ const routes: Record<string, RouteModule> = {
   "/api/v1/openapi.json": openApiRoute,
   "/api/v1/sources": sourcesRoute,
   "/api/v1/taxonomy": taxonomyRoute,
+  "/api/v1/triage": triageRoute,
+  "/api/v1/obligations": obligationsRoute,
   "/api/v1/webhooks": webhooksRoute,
 };
 
@@ -69,6 +76,9 @@ const paramRoutes: Array<[RegExp, RouteModule]> = [
   [/^\/api\/v1\/webhooks\/([^/]+)$/, webhookRoute],
   [/^\/api\/v1\/documents\/([^/]+)$/, documentRoute],
   [/^\/api\/v1\/documents\/([^/]+)\/corrections$/, documentCorrectionsRoute],
+  [/^\/api\/v1\/documents\/([^/]+)\/triage$/, documentTriageRoute],
+  [/^\/api\/v1\/documents\/([^/]+)\/obligations$/, documentObligationsRoute],
+  [/^\/api\/v1\/obligations\/([^/]+)$/, obligationRoute],
   [/^\/api\/v1\/sources\/([^/]+)\/run$/, sourceRunRoute],
 ];
 

@@ -11,6 +11,7 @@ import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
 import { organisationViews } from "../documents/corrections.ts";
 import { reachesLoadedDocument } from "../documents/reach.ts";
+import { startTriage } from "../triage/store.ts";
 import { deliveriesChannel } from "./inbox.ts";
 import { type Lang, type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
 
@@ -183,6 +184,13 @@ export async function matchDocument(
       for (const row of result.rows) inserted.push({ id: row.id, profileId: row.profile_id });
     }
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
+    // Triage (issue 26): each organisation this alert reaches gets the document as "new".
+    await startTriage(
+      tx,
+      document,
+      inserted.flatMap((m) => byId.get(m.profileId)?.organizationId ?? []),
+      now,
+    );
     const rows: NewDelivery[] = [];
     for (const match of inserted) {
       const profile = byId.get(match.profileId);

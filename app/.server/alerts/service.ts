@@ -8,6 +8,7 @@ import type { Database } from "../db/client.ts";
 import { createAlertJobs } from "../jobs/alert-jobs.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
+import { runReminders } from "../triage/reminders.ts";
 import { enqueueDueDigests } from "./digest.ts";
 import { databaseDirectory, databaseDocuments } from "./directory.ts";
 import { type AlertHub, alertEventsResponse, createAlertHub } from "./events.ts";
@@ -83,7 +84,8 @@ export function createAlertsService(deps: {
         databaseUrl: config.databaseUrl,
         log,
         match: matchNow,
-        digests: () => enqueueDigests(),
+        // Reminders before due dates (triage/reminders.ts) run on the same hourly schedule.
+        digests: async () => (await enqueueDigests()) + (await runReminders(database, config)).reminders,
         purge: () => deleteSentDeliveries(database, sentDeliveryRetentionDays),
       })
     : undefined;

@@ -5,6 +5,7 @@ import { ColorModeToggle } from "../layout/color-mode-toggle";
 import { evidenceMessages } from "./evidence/messages";
 import { alertMessages, appMessages } from "./messages";
 import { type AlertSummary, NotificationCentre } from "./notification-centre";
+import { triageMessages } from "./triage/fields";
 
 export interface ShellUser {
   name: string;
@@ -36,6 +37,8 @@ export function AppShell({
         { to: "/app/search", label: t.nav.search, end: false },
         { to: "/app/alerts", label: a.nav.alerts, end: false },
         { to: "/app/profiles", label: a.nav.profiles, end: false },
+        { to: "/app/triage", label: triageMessages(locale).nav.triage, end: false },
+        { to: "/app/obligations", label: triageMessages(locale).nav.obligations, end: false },
         { to: "/app/overview", label: e.overview, end: false },
       ]
     : [];

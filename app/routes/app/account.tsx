@@ -2,10 +2,12 @@ import { Form, redirect, useRevalidator } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, appSessionContext, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
+import { reminderSettingsOf, saveReminderSettings } from "../../.server/triage/page";
 import { CalendarLink } from "../../components/app/evidence/calendar-link";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { PasskeyRegister } from "../../components/app/passkey";
+import { ReminderSettingsForm, type ReminderSettingsResult } from "../../components/app/triage/reminder-settings";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { changePasswordSchema, parseForm, passwordOnlySchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/account";
@@ -18,6 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { auth } = context.get(servicesContext);
   const [sessions, passkeys] = await Promise.all([auth.listSessions(member.userId), auth.listPasskeys(member.userId)]);
   return {
+    reminders: await reminderSettingsOf(context.get(servicesContext).api.database.db, member.userId),
     locale: appLocale(context),
     passwordChanged: new URL(request.url).searchParams.has("password"),
     sessions: sessions.map((row) => ({
@@ -43,6 +46,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const meta = requestMeta(request, context);
   const form = await request.formData();
   const intent = form.get("intent");
+  if (intent === "reminders.save") {
+    const { db } = context.get(servicesContext).api.database;
+    return {
+      intent,
+      reminders: await saveReminderSettings(db, requireMember(context, "account.manage"), locale, form, meta),
+    };
+  }
   try {
     if (intent === "end-session") {
       const ended = await auth.endSessions(current, { sessionId: String(form.get("sessionId") ?? "") }, meta);
@@ -86,6 +96,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <h1 className="h3 mb-4">{t.account.title}</h1>
       <FormAlert kind="danger">{failure?.formError ? t.errors[failure.formError] : undefined}</FormAlert>
       {passwordChanged ? <FormAlert kind="success">{t.account.passwordChanged}</FormAlert> : null}
+      <ReminderSettingsForm
+        locale={locale}
+        settings={loaderData.reminders}
+        result={result && "reminders" in result ? (result.reminders as ReminderSettingsResult) : undefined}
+      />
       <section className="mb-5" aria-labelledby="account-sessions">
         <h2 id="account-sessions" className="h5">
           {t.account.sessions}

@@ -7,6 +7,7 @@ import { type CollabOutcome, collabAction, collabView } from "../../.server/docu
 import { correctionAction, correctionIntent, correctionsView } from "../../.server/documents/corrections-page";
 import { openDocument } from "../../.server/documents/page";
 import { getDocument } from "../../.server/documents/search";
+import { triageFormAction, triageIntents, triagePanelView } from "../../.server/triage/page";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
 import {
@@ -19,6 +20,7 @@ import {
 import { DocumentText } from "../../components/app/documents/document-text";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import { ObligationsPanel, TriagePanel, type TriageResult } from "../../components/app/triage/triage-panel";
 import type { Route } from "./+types/document";
 
 export const handle = { layout: "bare" };
@@ -34,12 +36,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!opened) throw data("Not found", { status: 404 });
   const { document, reasons, readers } = opened;
   const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
-  const [topics, history, corrections] = await Promise.all([
+  const [topics, history, corrections, triage] = await Promise.all([
     topicsOfDocument(database.db, member.organizationId, document.id),
     labelHistory(database.db, document.id),
     correctionsView(database.db, member.organizationId, document.id),
+    triagePanelView(database.db, member.organizationId, document.id),
   ]);
   return {
+    triage,
     topics,
     corrections,
     history,
@@ -109,6 +113,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!document) throw data("Not found", { status: 404 });
   const meta = requestMeta(request, context);
   const form = await request.formData();
+  if ((triageIntents as readonly unknown[]).includes(form.get("intent"))) {
+    const origin = { ip: meta.ip, userAgent: meta.userAgent };
+    const deps = { db: database.db, member, locale: appLocale(context), documentId: document.id, origin };
+    const outcome = await triageFormAction(deps, form);
+    if (!outcome) throw data("Not found", { status: 404 });
+    return data(outcome, { status: "status" in outcome ? outcome.status : 200 });
+  }
   if (form.get("intent") === correctionIntent) {
     const corrected = await correctionAction(
       {
@@ -153,6 +164,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
     topics,
     history,
     corrections,
+    triage,
   } = loaderData;
   const result = actionData as CollabResult | undefined;
   const correctionResult = actionData as CorrectionResult | undefined;
@@ -192,6 +204,12 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               <p className="text-body-secondary">{t.noText}</p>
             )}
           </section>
+          <ObligationsPanel
+            locale={locale}
+            data={triage}
+            paragraphs={doc.paragraphs}
+            result={actionData as TriageResult | undefined}
+          />
           <DocumentNotes locale={locale} collab={collab} result={result} annotate={annotate} />
           <section aria-labelledby="doc-provenance" className="mb-4">
             <h2 id="doc-provenance" className="h5">
@@ -232,6 +250,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
           </p>
         </div>
         <div className="col-lg-4 order-1 order-lg-2">
+          <TriagePanel locale={locale} data={triage} result={actionData as TriageResult | undefined} />
           <section aria-labelledby="doc-details" className="card mb-3">
             <div className="card-body">
               <h2 id="doc-details" className="h5">

@@ -5,9 +5,11 @@ import { requestContext, servicesContext } from "../../.server/context";
 import { filtersInUrl, rememberedFilters, rememberFiltersCookie, unreadAlerts } from "../../.server/documents/home";
 import { filtersQuery, parseSearchParams, runSearch } from "../../.server/documents/search-page";
 import { sourcesNotice } from "../../.server/sources/admin";
+import { myWork } from "../../.server/triage/list";
 import { ResultList } from "../../components/app/documents/result-list";
 import { SearchFilters } from "../../components/app/documents/search-filters";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import { MyWork } from "../../components/app/triage/my-work";
 import type { Route } from "./+types/home";
 
 export const handle = { layout: "bare" };
@@ -39,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     facets: latest?.facets ?? null,
     searchHref: `/app/search${filtersQuery(parsed.values)}`,
     alerts: await unreadAlerts(database.db, member.userId),
+    work: await myWork(database.db, member),
     sources: await sourcesNotice(
       database.db,
       member.organizationId,
@@ -89,6 +92,7 @@ export default function AppHome({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       ) : null}
+      <MyWork items={loaderData.work} locale={locale} />
       <div className="row g-3 mt-1">
         <section className="col-lg-8" aria-labelledby="home-documents">
           <div className="card h-100">

@@ -9,6 +9,7 @@ import "./evidence.ts";
 import "./meta.ts";
 import "./sources.ts";
 import "./taxonomy.ts";
+import "./triage.ts";
 import "./webhooks.ts";
 
 export { registeredOperations } from "../registry.ts";

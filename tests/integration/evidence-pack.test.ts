@@ -90,7 +90,7 @@ describe("the evidence pack", () => {
     expect(doc.reads.map((r) => r.reader.name)).toEqual(["Bea Legal"]);
     expect(doc.decisions.map((d) => [d.actor.name, Object.keys(d.changes).sort().join(",")])).toEqual([
       ["Ana Admin", "status"],
-      ["Ana Admin", "assignee,dueOn"],
+      ["Ana Admin", "assigneeTeamId,dueOn,impact,rationale"],
       ["Bea Legal", "status"],
     ]);
     expect(doc.decisions[2]?.changes.status).toEqual({ from: "under_review", to: "applies" });

@@ -12,6 +12,8 @@ import type { MemberInfo } from "../../app/.server/auth/permissions.ts";
 import { createNote, type Viewer } from "../../app/.server/collab/notes.ts";
 import { recordRead } from "../../app/.server/collab/reads.ts";
 import type { Database } from "../../app/.server/db/client.ts";
+import { createObligation } from "../../app/.server/triage/obligations.ts";
+import { type TriageActor, type TriagePatch, updateTriage } from "../../app/.server/triage/store.ts";
 import { memberInfo } from "./page-harness.ts";
 
 export interface EvidenceStory {
@@ -189,47 +191,58 @@ export async function setUpEvidenceStory(
     });
   });
 
-  // Triage: Ana sets under review, assigns Legal with a due date; Bea marks it applies.
-  await database.rows(sql`insert into triage_items (organization_id, document_id, status, assignee_team_id, due_on, due_source, impact, rationale, updated_by)
-    values (${org}, ${boeDocumentId}::uuid, 'applies', ${team}, ${dates.triageDue}::date, 'manual', 'high', 'Afecta a los procesos de notificación', ${bea.userId})`);
-  const history: [MemberInfo, Record<string, { from: unknown; to: unknown }>, number][] = [
-    [ana, { status: { from: "new", to: "under_review" } }, -18],
-    [ana, { assignee: { from: null, to: team }, dueOn: { from: null, to: dates.triageDue } }, -17],
-    [bea, { status: { from: "under_review", to: "applies" } }, -15],
+  // Triage through the triage services (history, audit, webhook events as the pages make them):
+  // Ana sets under review, then assigns Legal with a due date; Bea marks it applies and records
+  // two obligations. Each at its own day of the story.
+  const actor = (m: MemberInfo): TriageActor => ({
+    organizationId: org,
+    userId: m.userId,
+    name: m.name,
+    email: m.email,
+  });
+  const at = (offset: number) => new Date(now.getTime() + offset * 86_400_000);
+  const steps: [MemberInfo, TriagePatch, number][] = [
+    [ana, { status: "under_review" }, -18],
+    [
+      ana,
+      {
+        assignee: { type: "group", id: team },
+        dueOn: dates.triageDue,
+        impact: "high",
+        rationale: "Afecta a los procesos de notificación",
+      },
+      -17,
+    ],
+    [bea, { status: "applies" }, -15],
   ];
-  for (const [who, changes, offset] of history) {
-    const at = new Date(now.getTime() + offset * 86_400_000);
-    await database.db.transaction(async (tx) => {
-      await tx.execute(sql`insert into triage_history (organization_id, document_id, actor_user_id, actor_name, at, changes)
-        values (${org}, ${boeDocumentId}::uuid, ${who.userId}, ${who.name}, ${at}, ${JSON.stringify(changes)}::jsonb)`);
-      await recordAudit(tx, {
-        organizationId: org,
-        actor: { id: who.userId, email: who.email },
-        action: "triage.updated",
-        object: { type: "document", id: boeDocumentId },
-        detail: { documentId: boeDocumentId },
-      });
-    });
+  for (const [who, patch, offset] of steps) {
+    const outcome = await updateTriage(database.db, actor(who), boeDocumentId, patch, "es", at(offset));
+    if (!outcome.ok) throw new Error(`triage step failed: ${JSON.stringify(outcome)}`);
   }
-  const obligationIds: [string, string] = [randomUUID(), randomUUID()];
-  const owners: [string | null, string | null][] = [
-    [bea.userId, null],
-    [null, team],
+  const obligationIds: string[] = [];
+  const owners = [
+    { type: "user" as const, id: bea.userId },
+    { type: "group" as const, id: team },
   ];
-  for (const [i, id] of obligationIds.entries()) {
-    await database.db.transaction(async (tx) => {
-      await tx.execute(sql`insert into obligations (id, organization_id, document_id, anchor, excerpt, title, owner_user_id, owner_team_id, due_on, reference, created_by, created_at)
-        values (${id}::uuid, ${org}, ${boeDocumentId}::uuid, 'p1', 'Las entidades deberán notificar', ${`Obligación ${i + 1}`},
-          ${owners[i]?.[0] ?? null}, ${owners[i]?.[1] ?? null}, ${dates.obligationDue[i] ?? null}::date, ${`POL-${i + 1}`}, ${bea.userId},
-          ${new Date(now.getTime() - (14 - i) * 86_400_000)})`);
-      await recordAudit(tx, {
-        organizationId: org,
-        actor: { id: bea.userId, email: bea.email },
-        action: "obligation.created",
-        object: { type: "obligation", id },
-        detail: { documentId: boeDocumentId },
-      });
-    });
+  for (const [i, owner] of owners.entries()) {
+    const outcome = await createObligation(
+      database.db,
+      actor(bea),
+      boeDocumentId,
+      {
+        anchor: "p-0",
+        title: `Obligación ${i + 1}`,
+        description: "",
+        owner,
+        dueOn: dates.obligationDue[i] ?? null,
+        status: "open",
+        reference: `POL-${i + 1}`,
+      },
+      "es",
+      at(-14 + i),
+    );
+    if (!outcome.ok) throw new Error(`obligation failed: ${JSON.stringify(outcome)}`);
+    obligationIds.push(outcome.obligation.id);
   }
   // Notes: Bea's group note and private note, Carl's organisation note.
   const record = (tx: Parameters<typeof recordAudit>[0], event: Parameters<typeof recordAudit>[1]) =>
@@ -252,5 +265,16 @@ export async function setUpEvidenceStory(
     groupId: null,
     paragraph: null,
   });
-  return { ana, bea, carl, olga, boeDocumentId, feedDocumentId, otherDocumentId, obligationIds, team, dates };
+  return {
+    ana,
+    bea,
+    carl,
+    olga,
+    boeDocumentId,
+    feedDocumentId,
+    otherDocumentId,
+    obligationIds: [obligationIds[0] ?? "", obligationIds[1] ?? ""],
+    team,
+    dates,
+  };
 }

@@ -56,7 +56,7 @@ beforeAll(async () => {
   // head with the server's secret, as the built server's copy does.
   setAuditSecret(server.config.authSecret);
   story = await setUpEvidenceStory(server.app.database, new Date(), ana.member);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -97,7 +97,7 @@ for (const target of databaseTargets()) {
     beforeAll(async () => {
       database = await openMigrated(await target.create());
       story = await setUpEvidenceStory(database);
-    }, 180_000);
+    }, 300_000);
     afterAll(async () => {
       await database?.close();
       await target.cleanup();

@@ -70,7 +70,7 @@ describe("the evidence pack", () => {
       siteUrl: "http://127.0.0.1:3000",
       outbound: { allowPrivateUrls: false, maxWebhooksPerOrganization: 25 },
     };
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await database?.close();
   });

@@ -35,7 +35,7 @@ describe("the overview", () => {
     // The organisation says the BOE document is not about data protection: one area less, for A only.
     await database.rows(sql`insert into area_corrections (organization_id, document_id, area, action, reason, user_id, user_name, user_email)
       values ('org-a', ${story.boeDocumentId}::uuid, 'data-protection', 'remove', 'no', ${story.ana.userId}, 'Ana', ${story.ana.email})`);
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await database?.close();
   });

@@ -13,6 +13,8 @@ export default [
   route("en/sitemap.xml", "routes/sitemap.ts", { id: "sitemap-en" }),
   route("robots.txt", "routes/robots.ts"),
   route("mail/send", "routes/mail-send.ts"),
+  // Calendar feeds (ICS) behind a secret, revocable URL: no session (app/.server/calendar/).
+  route("calendar/:file", "routes/calendar-feed.ts", { id: "calendar-feed" }),
   // REST API: JSON resource routes behind bearer tokens (app/.server/api/handler.ts); the
   // operations' schemas in app/.server/api/operations/ also make /api/v1/openapi.json.
   ...prefix("api/v1", [
@@ -22,6 +24,7 @@ export default [
     route("documents", "routes/api/documents.ts"),
     route("documents/:id", "routes/api/document.ts"),
     route("documents/:id/corrections", "routes/api/document-corrections.ts"),
+    route("evidence", "routes/api/evidence.ts"),
     route("documents/:id/triage", "routes/api/document-triage.ts"),
     route("documents/:id/obligations", "routes/api/document-obligations.ts"),
     route("obligations", "routes/api/obligations.ts"),
@@ -73,6 +76,12 @@ export default [
         route("admin/corrections/export", "routes/app/admin-corrections-export.ts", {
           id: "app-admin-corrections-export",
         }),
+        // Overview charts, calendar feeds and the evidence pack (issue 26, app/.server/evidence|calendar).
+        route("overview", "routes/app/overview.tsx", { id: "app-overview" }),
+        route("evidence", "routes/app/evidence.tsx", { id: "app-evidence" }),
+        route("evidence/export", "routes/app/evidence-export.ts", { id: "app-evidence-export" }),
+        route("account/calendar", "routes/app/calendar-feeds.tsx", { id: "app-account-calendar" }),
+        route("admin/calendar", "routes/app/calendar-feeds.tsx", { id: "app-admin-calendar" }),
       ]),
       route("*", "routes/app/not-found.tsx", { id: "app-not-found" }),
     ]),

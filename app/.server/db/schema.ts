@@ -7,6 +7,7 @@ export * from "./schema/alerts.ts";
 export * from "./schema/api.ts";
 export * from "./schema/audit.ts";
 export * from "./schema/auth.ts";
+export * from "./schema/calendar.ts";
 export * from "./schema/classify.ts";
 export * from "./schema/collab.ts";
 export * from "./schema/corrections.ts";

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Form, NavLink } from "react-router";
 import type { Locale } from "../../i18n/locales";
 import { ColorModeToggle } from "../layout/color-mode-toggle";
+import { evidenceMessages } from "./evidence/messages";
 import { alertMessages, appMessages } from "./messages";
 import { type AlertSummary, NotificationCentre } from "./notification-centre";
 import { triageMessages } from "./triage/fields";
@@ -28,6 +29,7 @@ export function AppShell({
 }) {
   const t = appMessages(locale);
   const a = alertMessages(locale);
+  const e = evidenceMessages(locale).nav;
   const admin = user?.role === "owner" || user?.role === "admin";
   const links = user
     ? [
@@ -37,6 +39,7 @@ export function AppShell({
         { to: "/app/profiles", label: a.nav.profiles, end: false },
         { to: "/app/triage", label: triageMessages(locale).nav.triage, end: false },
         { to: "/app/obligations", label: triageMessages(locale).nav.obligations, end: false },
+        { to: "/app/overview", label: e.overview, end: false },
       ]
     : [];
   // Admin pages in one disclosure: eleven entries on one line wrapped the header on a laptop.
@@ -50,6 +53,8 @@ export function AppShell({
         { to: "/app/admin/deliveries", label: a.nav.deliveries },
         { to: "/app/admin/tokens", label: t.nav.tokens },
         { to: "/app/admin/audit", label: t.nav.audit },
+        { to: "/app/evidence", label: e.evidence },
+        { to: "/app/admin/calendar", label: e.calendar },
       ]
     : [];
   return (

@@ -3,6 +3,7 @@ import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, appSessionContext, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
 import { reminderSettingsOf, saveReminderSettings } from "../../.server/triage/page";
+import { CalendarLink } from "../../components/app/evidence/calendar-link";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { PasskeyRegister } from "../../components/app/passkey";
@@ -248,6 +249,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <PasskeyRegister t={t} onAdded={() => revalidator.revalidate()} />
         </section>
       </div>
+      <CalendarLink locale={locale} />
     </>
   );
 }

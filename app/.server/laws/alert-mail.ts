@@ -38,7 +38,15 @@ export function lawAlertTitle(view: LawChangeView, lang: Lang): string {
 
 export function lawAlertMail(
   view: LawChangeView,
-  options: { from: string; siteUrl: string; to: string; language: Lang; profileId: string; profileName: string; key: string },
+  options: {
+    from: string;
+    siteUrl: string;
+    to: string;
+    language: Lang;
+    profileId: string;
+    profileName: string;
+    key: string;
+  },
 ): AlertMail {
   const l = lawCatalog(options.language);
   const lawUrl = lawLink(options.siteUrl, view.lawId);
@@ -47,22 +55,29 @@ export function lawAlertMail(
   const html: string[] = [];
   const intro = view.kind === "announced" ? l.introAnnounced(options.profileName) : l.introChanged(options.profileName);
   text.push(intro, "", view.lawTitle, `${l.openLaw}: ${lawUrl}`, "");
-  html.push(`<p>${escapeHtml(intro)}</p><h1 style="font-size:18px"><a href="${escapeHtml(lawUrl)}">${escapeHtml(view.lawTitle)}</a></h1>`);
+  html.push(
+    `<p>${escapeHtml(intro)}</p><h1 style="font-size:18px"><a href="${escapeHtml(lawUrl)}">${escapeHtml(view.lawTitle)}</a></h1>`,
+  );
   if (view.act) {
     const actUrl = view.act.documentId
       ? `${options.siteUrl.replace(/\/$/, "")}/app/documents/${encodeURIComponent(view.act.documentId)}`
       : `https://www.boe.es/buscar/doc.php?id=${encodeURIComponent(view.act.id)}`;
     const line = l.announcedBy(view.act.id, view.act.relation);
     text.push(line, `${l.publishedOn(view.act.publishedOn)}`, `${l.openAct}: ${actUrl}`, "");
-    html.push(`<p>${escapeHtml(line)}<br>${escapeHtml(l.publishedOn(view.act.publishedOn))} · <a href="${escapeHtml(actUrl)}">${escapeHtml(l.openAct)}</a></p>`);
+    html.push(
+      `<p>${escapeHtml(line)}<br>${escapeHtml(l.publishedOn(view.act.publishedOn))} · <a href="${escapeHtml(actUrl)}">${escapeHtml(l.openAct)}</a></p>`,
+    );
     const named = view.blockTitles.length ? view.blockTitles.join(", ") : l.notNamed;
     text.push(`${l.articlesNamed}: ${named}`, "");
     html.push(`<p><strong>${escapeHtml(l.articlesNamed)}:</strong> ${escapeHtml(named)}</p>`);
   }
   for (const block of view.blocks) {
-    const wording = block.text.length > MAX_WORDING ? `${block.text.slice(0, MAX_WORDING)}… ${l.truncated}` : block.text;
+    const wording =
+      block.text.length > MAX_WORDING ? `${block.text.slice(0, MAX_WORDING)}… ${l.truncated}` : block.text;
     const compare = lawCompareLink(options.siteUrl, view.lawId, block.blockId, block.normId);
-    const dates = [l.publishedOn(block.publishedOn), block.inForceOn ? l.inForce(block.inForceOn) : ""].filter(Boolean).join(" · ");
+    const dates = [l.publishedOn(block.publishedOn), block.inForceOn ? l.inForce(block.inForceOn) : ""]
+      .filter(Boolean)
+      .join(" · ");
     const heading = `${block.title} — ${block.corrected ? l.corrected : l.newWording} (${block.normId})`;
     text.push(heading, dates, wording, `${l.compare}: ${compare}`, "");
     html.push(

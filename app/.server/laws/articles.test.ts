@@ -26,11 +26,8 @@ describe("parts named in a relation text", () => {
       { blockId: "a85bis", title: "Artículo 85 bis" },
       { blockId: "datercera", title: "Disposición adicional tercera" },
     ];
-    expect(resolveRefs(parseArticleRefs("arts. 23, 28.2 y 3, 85 bis y la disposición adicional tercera"), blocks)).toEqual([
-      "a23",
-      "a28",
-      "a85bis",
-      "datercera",
-    ]);
+    expect(
+      resolveRefs(parseArticleRefs("arts. 23, 28.2 y 3, 85 bis y la disposición adicional tercera"), blocks),
+    ).toEqual(["a23", "a28", "a85bis", "datercera"]);
   });
 });

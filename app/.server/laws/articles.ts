@@ -89,14 +89,16 @@ export function parseArticleRefs(text: string): ArticleRef[] {
     }
   }
   // Provisions: "disposicion adicional tercera", "disposiciones finales 2 y 3", "d.a. 6".
-  const provisions = /\bdisposici(?:on|ones)\s+(adicional|transitoria|final|derogatoria)(?:es)?\s+((?:(?:\d+|[a-z]+)(?:\s*(?:,|y)\s*)?)+)/g;
+  const provisions =
+    /\bdisposici(?:on|ones)\s+(adicional|transitoria|final|derogatoria)(?:es)?\s+((?:(?:\d+|[a-z]+)(?:\s*(?:,|y)\s*)?)+)/g;
   for (const m of t.matchAll(provisions)) {
     const kind = m[1] as string;
     for (const word of (m[2] ?? "").split(/\s*(?:,|\by\b)\s*/)) {
       const w = word.trim();
       if (!w) continue;
       const ordinal = /^\d+$/.test(w) ? ORDINALS[Number(w)] : fold(w);
-      if (ordinal && (ORDINALS.map(fold).includes(fold(ordinal)) || ordinal === "unica")) add({ kind: "provision", name: `${kind} ${fold(ordinal)}` });
+      if (ordinal && (ORDINALS.map(fold).includes(fold(ordinal)) || ordinal === "unica"))
+        add({ kind: "provision", name: `${kind} ${fold(ordinal)}` });
     }
     if (/^(unica)\b/.test(m[2] ?? "")) add({ kind: "provision", name: `${kind} unica` });
   }
@@ -111,7 +113,8 @@ export function resolveRefs(refs: ArticleRef[], blocks: readonly Pick<Block, "bl
     const found = blocks.find((block) => {
       const title = fold(block.title);
       if (ref.kind === "article") return new RegExp(`^articulo ${ref.name}\\.?$`).test(title);
-      if (ref.kind === "provision") return title === `disposicion ${ref.name}` || title.startsWith(`disposicion ${ref.name}.`);
+      if (ref.kind === "provision")
+        return title === `disposicion ${ref.name}` || title.startsWith(`disposicion ${ref.name}.`);
       return new RegExp(`^anexo ${ref.name}\\b`).test(title);
     });
     if (found && !out.includes(found.blockId)) out.push(found.blockId);

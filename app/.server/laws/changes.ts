@@ -9,9 +9,9 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, documentRelations, documents, lawAnnouncements, lawChanges } from "../db/schema.ts";
+import { parseArticleRefs, resolveRefs } from "./articles.ts";
 import type { BlockWriteResult } from "./store.ts";
 import { loadBlocks, registerLaw } from "./store.ts";
-import { parseArticleRefs, resolveRefs } from "./articles.ts";
 
 export interface ChangedBlockDetail {
   blockId: string;
@@ -35,9 +35,25 @@ export async function recordConsolidatedChange(
   for (const write of writes) {
     const title = blocks.get(write.blockId)?.title ?? write.blockId;
     for (const v of write.added)
-      details.push({ blockId: write.blockId, title, normId: v.normId, publishedOn: v.publishedOn, inForceOn: v.inForceOn, text: v.text, corrected: false });
+      details.push({
+        blockId: write.blockId,
+        title,
+        normId: v.normId,
+        publishedOn: v.publishedOn,
+        inForceOn: v.inForceOn,
+        text: v.text,
+        corrected: false,
+      });
     for (const v of write.corrected)
-      details.push({ blockId: write.blockId, title, normId: v.normId, publishedOn: v.publishedOn, inForceOn: v.inForceOn, text: v.text, corrected: true });
+      details.push({
+        blockId: write.blockId,
+        title,
+        normId: v.normId,
+        publishedOn: v.publishedOn,
+        inForceOn: v.inForceOn,
+        text: v.text,
+        corrected: true,
+      });
   }
   if (details.length === 0) return null;
   const blockIds = [...new Set(details.map((d) => d.blockId))].sort(
@@ -51,7 +67,13 @@ export async function recordConsolidatedChange(
       ? await tx
           .update(lawAnnouncements)
           .set({ consolidatedAt: new Date() })
-          .where(and(eq(lawAnnouncements.lawId, lawId), inArray(lawAnnouncements.actId, norms), isNull(lawAnnouncements.consolidatedAt)))
+          .where(
+            and(
+              eq(lawAnnouncements.lawId, lawId),
+              inArray(lawAnnouncements.actId, norms),
+              isNull(lawAnnouncements.consolidatedAt),
+            ),
+          )
           .returning({ id: lawAnnouncements.id, firstAlertId: lawAnnouncements.firstAlertId })
       : [];
     const first = answered[0];
@@ -74,7 +96,8 @@ export async function recordConsolidatedChange(
 
 /** Relation types (sources/boe/document.ts) and verbs that announce a change to the target law. */
 const CHANGE_TYPES = new Set(["modifies", "repeals"]);
-const CHANGE_VERBS = /^(MODIFICA|DEROGA|AÑADE|SUPRIME|ANULA|DECLARA\s+(LA\s+)?(NULIDAD|NULO|INCONSTITUCIONAL)|DA NUEVA REDACCI)/i;
+const CHANGE_VERBS =
+  /^(MODIFICA|DEROGA|AÑADE|SUPRIME|ANULA|DECLARA\s+(LA\s+)?(NULIDAD|NULO|INCONSTITUCIONAL)|DA NUEVA REDACCI)/i;
 
 export interface Announcement {
   id: string;
@@ -89,7 +112,12 @@ export interface Announcement {
  */
 export async function announceFromDocument(database: Database, documentId: string): Promise<Announcement[]> {
   const [document] = await database.db
-    .select({ id: documents.id, source: documents.source, sourceId: documents.sourceId, publishedOn: documents.publishedOn })
+    .select({
+      id: documents.id,
+      source: documents.source,
+      sourceId: documents.sourceId,
+      publishedOn: documents.publishedOn,
+    })
     .from(documents)
     .where(eq(documents.id, documentId));
   if (!document || document.source !== "boe") return [];

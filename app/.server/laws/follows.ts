@@ -46,7 +46,10 @@ export async function resolveLawId(database: Database, typed: string): Promise<s
   if (BOE_LAW_ID.test(value.toUpperCase())) return value.toUpperCase();
   if (BOE_ELI.test(value)) {
     const eli = value.replace(/^http:/i, "https:").replace(/\/(dof|con|spa)(\/.*)?$/, "");
-    const [row] = await database.db.select({ id: laws.id }).from(laws).where(or(eq(laws.eli, eli), eq(laws.eli, value)));
+    const [row] = await database.db
+      .select({ id: laws.id })
+      .from(laws)
+      .where(or(eq(laws.eli, eli), eq(laws.eli, value)));
     return row?.id ?? "unknown-eli";
   }
   return undefined;
@@ -76,7 +79,14 @@ export async function createFollow(
   if (lawId === undefined) return { problem: "badLawId" };
   if (lawId === "unknown-eli") return { problem: "lawNotFound" };
   const blockIds = [...new Set(input.blockIds)];
-  if (blockIds.length > 0) {
+  if (blockIds.some((id) => !/^[\w.-]{1,60}$/.test(id))) return { problem: "badBlocks" };
+  const stored = await database.db
+    .select({ blockId: lawBlocks.blockId })
+    .from(lawBlocks)
+    .where(eq(lawBlocks.lawId, lawId))
+    .limit(1);
+  // A law not fetched yet: its blocks are checked when it is (the first poll); a fetched one now.
+  if (blockIds.length > 0 && stored.length > 0) {
     const known = await database.db
       .select({ blockId: lawBlocks.blockId })
       .from(lawBlocks)
@@ -103,7 +113,12 @@ export async function createFollow(
 }
 
 /** The follows a member sees: their own and their groups'. */
-export async function listFollows(database: Database, organizationId: string, userId: string, groupIds: string[]): Promise<Follow[]> {
+export async function listFollows(
+  database: Database,
+  organizationId: string,
+  userId: string,
+  groupIds: string[],
+): Promise<Follow[]> {
   const rows = await database.db
     .select()
     .from(alertProfiles)
@@ -111,17 +126,25 @@ export async function listFollows(database: Database, organizationId: string, us
       and(
         eq(alertProfiles.organizationId, organizationId),
         isNotNull(alertProfiles.lawId),
-        groupIds.length ? or(eq(alertProfiles.userId, userId), inArray(alertProfiles.groupId, groupIds)) : eq(alertProfiles.userId, userId),
+        groupIds.length
+          ? or(eq(alertProfiles.userId, userId), inArray(alertProfiles.groupId, groupIds))
+          : eq(alertProfiles.userId, userId),
       ),
     );
   return rows.map(toFollow);
 }
 
 /** Deletes a follow of the organisation (the caller checks it is the member's or their group's). */
-export async function deleteFollow(database: Database, organizationId: string, id: string): Promise<Follow | undefined> {
+export async function deleteFollow(
+  database: Database,
+  organizationId: string,
+  id: string,
+): Promise<Follow | undefined> {
   const [row] = await database.db
     .delete(alertProfiles)
-    .where(and(eq(alertProfiles.id, id), eq(alertProfiles.organizationId, organizationId), isNotNull(alertProfiles.lawId)))
+    .where(
+      and(eq(alertProfiles.id, id), eq(alertProfiles.organizationId, organizationId), isNotNull(alertProfiles.lawId)),
+    )
     .returning();
   return row ? toFollow(row) : undefined;
 }

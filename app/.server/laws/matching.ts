@@ -11,9 +11,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { deliveriesChannel } from "../alerts/inbox.ts";
 import type { AlertDirectory, Recipient } from "../alerts/matching.ts";
 import type { Lang } from "../alerts/profiles.ts";
-import { deliveriesChannel } from "../alerts/inbox.ts";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawAnnouncements, lawChanges, laws } from "../db/schema.ts";
 import { reachesDocument } from "../documents/reach.ts";
@@ -73,7 +73,11 @@ async function changeView(database: Database, changeId: string): Promise<LawChan
   };
 }
 
-export async function matchLawChange(database: Database, changeId: string, deps: LawMatchDeps): Promise<LawMatchResult> {
+export async function matchLawChange(
+  database: Database,
+  changeId: string,
+  deps: LawMatchDeps,
+): Promise<LawMatchResult> {
   const none = { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
   const view = await changeView(database, changeId);
   if (!view) return none;
@@ -159,7 +163,12 @@ export async function matchLawChange(database: Database, changeId: string, deps:
           channel: "inapp",
           recipient: recipient.userId,
           organizationId: profile.organizationId,
-          payload: { userId: recipient.userId, documentId: changeId, profileId: profile.id, title: titles[recipient.language] },
+          payload: {
+            userId: recipient.userId,
+            documentId: changeId,
+            profileId: profile.id,
+            title: titles[recipient.language],
+          },
         });
         if (profile.emailMode === "immediate") {
           const deliveryId = randomUUID();
@@ -194,6 +203,11 @@ export async function matchLawChange(database: Database, changeId: string, deps:
       enqueued += done.rows.length;
     }
     if (enqueued > 0) await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
-    return { candidates: candidates.length, matched: matched.length, newMatches: inserted.length, deliveries: enqueued };
+    return {
+      candidates: candidates.length,
+      matched: matched.length,
+      newMatches: inserted.length,
+      deliveries: enqueued,
+    };
   });
 }

@@ -53,10 +53,10 @@ export async function registerLaw(database: Database, id: string, source: "boe" 
   await database.db.insert(laws).values({ id, source, title: id }).onConflictDoNothing();
 }
 
-export async function markChecked(database: Database, lawId: string, indexHash?: string): Promise<void> {
+export async function markChecked(database: Database, lawId: string, indexHash?: string, at?: Date): Promise<void> {
   await database.db
     .update(laws)
-    .set({ checkedAt: new Date(), ...(indexHash ? { indexHash } : {}) })
+    .set({ checkedAt: at ?? new Date(), ...(indexHash ? { indexHash } : {}) })
     .where(eq(laws.id, lawId));
 }
 

@@ -4,7 +4,9 @@ import type { LawAlertMessages } from "../es/law-alerts";
 export const lawAlerts: LawAlertMessages = {
   changedTitle: (law: string, blocks: string) => `${law}: ${blocks} changed`,
   announcedTitle: (law: string, blocks: string) =>
-    blocks ? `${law}: a change to ${blocks} was published (consolidation pending)` : `${law}: a change was published (consolidation pending)`,
+    blocks
+      ? `${law}: a change to ${blocks} was published (consolidation pending)`
+      : `${law}: a change was published (consolidation pending)`,
   subjectChanged: (law: string) => `Change in ${law}`,
   subjectAnnounced: (law: string) => `Change published in ${law}`,
   introChanged: (profile: string) => `The consolidated text of a law you follow (“${profile}”) has changed.`,

@@ -2,7 +2,9 @@
 export const lawAlerts = {
   changedTitle: (law: string, blocks: string) => `${law}: cambia ${blocks}`,
   announcedTitle: (law: string, blocks: string) =>
-    blocks ? `${law}: publicado un cambio en ${blocks} (consolidación pendiente)` : `${law}: publicado un cambio (consolidación pendiente)`,
+    blocks
+      ? `${law}: publicado un cambio en ${blocks} (consolidación pendiente)`
+      : `${law}: publicado un cambio (consolidación pendiente)`,
   subjectChanged: (law: string) => `Cambio en ${law}`,
   subjectAnnounced: (law: string) => `Cambio publicado en ${law}`,
   introChanged: (profile: string) => `El texto consolidado de una norma que sigues («${profile}») ha cambiado.`,

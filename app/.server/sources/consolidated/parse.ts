@@ -153,7 +153,7 @@ export function parseIndex(body: string, format: "xml" | "json" = "xml"): Parsed
     const date = isoDate(node.fecha_actualizacion);
     if (!blockId) fail("index block without id");
     if (!date) fail(`index block ${blockId} without a date`);
-    out.push({ blockId, title: str(node.titulo), date: date as string });
+    out.push({ blockId, title: str(node.titulo).replace(/[\s\u00a0]+/g, " "), date: date as string });
   }
   if (out.length === 0) fail("index without blocks");
   return out;
@@ -198,7 +198,7 @@ function blockFrom(attrs: string, inner: string): ParsedBlock {
   return {
     blockId,
     kind: a.tipo ?? "",
-    title: a.titulo ?? "",
+    title: (a.titulo ?? "").replace(/[\s\u00a0]+/g, " ").trim(),
     expiresOn: isoDate(a.fecha_caducidad) ?? null,
     versions,
   };

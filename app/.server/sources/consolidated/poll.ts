@@ -46,6 +46,7 @@ export interface ConsolidatedDeps {
   /** BOE_API_URL. */
   baseUrl: string;
   log: PollLog;
+  /** The clock (tests running the replay in the past pass its day). */
   now?: () => Date;
 }
 
@@ -184,7 +185,7 @@ export async function pollLaw(deps: ConsolidatedDeps, lawId: string): Promise<La
     if (whole) {
       result.status = "first";
       result.writes = whole.writes;
-      await markChecked(deps.database, lawId);
+      await markChecked(deps.database, lawId, undefined, deps.now?.());
       return result;
     }
   }
@@ -197,7 +198,7 @@ export async function pollLaw(deps: ConsolidatedDeps, lawId: string): Promise<La
   const [row] = await deps.database.db.select({ updatedAt: laws.updatedAt }).from(laws).where(eq(laws.id, lawId));
   const previousUpdate = row?.updatedAt ? row.updatedAt.toISOString().replace(/\.\d{3}Z$/, "Z") : null;
   if (known.size > 0 && previousUpdate !== null && meta.updatedAt === previousUpdate) {
-    await markChecked(deps.database, lawId);
+    await markChecked(deps.database, lawId, undefined, deps.now?.());
     return result;
   }
   const indexPayload = await get(deps, lawUrl(deps, lawId, "/texto/indice"));
@@ -232,7 +233,7 @@ export async function pollLaw(deps: ConsolidatedDeps, lawId: string): Promise<La
     if (whole) result.writes = whole.writes;
   }
   await upsertLaw(deps.database, lawFromMetadata(meta));
-  await markChecked(deps.database, lawId);
+  await markChecked(deps.database, lawId, undefined, deps.now?.());
   if (known.size === 0) result.status = "first";
   else if (result.writes.some((w) => w.added.length > 0 || w.corrected.length > 0)) result.status = "changed";
   return result;

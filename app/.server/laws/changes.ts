@@ -120,7 +120,7 @@ export async function announceFromDocument(database: Database, documentId: strin
     })
     .from(documents)
     .where(eq(documents.id, documentId));
-  if (!document || document.source !== "boe") return [];
+  if (document?.source !== "boe") return [];
   const followed = database.db
     .selectDistinct({ lawId: alertProfiles.lawId })
     .from(alertProfiles)

@@ -1,5 +1,6 @@
 /** The app's long-lived services: database, contact store, rate limiter, mail outbox worker, alerts (hub, delivery worker, jobs). */
 import path from "node:path";
+import { databaseDirectory } from "./alerts/directory.ts";
 import { type AlertsService, createAlertsService } from "./alerts/service.ts";
 import { type ApiServices, createApiServices } from "./api/service.ts";
 import { auditHeadsMigration, signUnsignedAuditRows } from "./audit/head.ts";
@@ -17,6 +18,7 @@ import type { AppServices } from "./context.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { createJobs, type IngestJobs } from "./jobs/ingest-jobs.ts";
+import { configureLawAlerts, lawDocumentStored } from "./laws/service.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
@@ -73,6 +75,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
   // matching then runs inline (services.alerts.matchNow, `npm run platform -- alerts:match`).
   const jobsOn = !options.inMemory && config.env !== "test";
   // --- alerts (issue 13): hub, delivery worker, matching, digests, purge ---
+  configureLawAlerts({ siteUrl: config.siteUrl, mailFrom: config.mailFrom }); // laws (issue 25)
   const alerts = createAlertsService({ config, database, transport, log, jobs: jobsOn, pollMs: options.pollMs });
   // --- end alerts ---
   // Reclassification and organisations' topics (issue 12); changed labels are matched again.
@@ -93,6 +96,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
         onDocument: async (documentId) => {
           await classification.documentStored(documentId);
           await alerts.queueMatch(documentId);
+          await lawDocumentStored(database, documentId, databaseDirectory(database)); // laws: early warning (issue 25)
         },
       })
     : undefined;

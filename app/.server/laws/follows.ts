@@ -148,3 +148,18 @@ export async function deleteFollow(
     .returning();
   return row ? toFollow(row) : undefined;
 }
+
+/** Every follow of the organisation (the API: a token speaks for the organisation). */
+export async function listOrganisationFollows(database: Database, organizationId: string): Promise<Follow[]> {
+  const rows = await database.db
+    .select()
+    .from(alertProfiles)
+    .where(and(eq(alertProfiles.organizationId, organizationId), isNotNull(alertProfiles.lawId)));
+  return rows.map(toFollow);
+}
+
+/** A follow as the API shows it (its organisation is the token's). */
+export function followView(follow: Follow): Omit<Follow, "organizationId"> {
+  const { organizationId: _organization, ...view } = follow;
+  return view;
+}

@@ -35,7 +35,7 @@ export interface LawMatchResult {
   deliveries: number;
 }
 
-interface ProfileRow {
+export interface ProfileRow {
   id: string;
   organizationId: string;
   userId: string | null;
@@ -73,17 +73,23 @@ async function changeView(database: Database, changeId: string): Promise<LawChan
   };
 }
 
-export async function matchLawChange(
+/** The follows a change matches (with the changed blocks each covers), and how many were looked at. */
+export async function findMatchingFollows(
   database: Database,
-  changeId: string,
-  deps: LawMatchDeps,
-): Promise<LawMatchResult> {
-  const none = { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
-  const view = await changeView(database, changeId);
-  if (!view) return none;
-  const [change] = await database.db.select().from(lawChanges).where(eq(lawChanges.id, changeId));
-  if (!change) return none;
-  const announcingDocument = view.act?.documentId ?? null;
+  change: { lawId: string; blockIds: string[] },
+  announcingDocument: string | null,
+): Promise<{ candidates: ProfileRow[]; matched: Array<{ profile: ProfileRow; hits: string[] }> }> {
+  const blocks = await loadBlocks(database, change.lawId);
+  const changed = change.blockIds;
+  // The blocks whose follow covers a changed block: the block itself and the titles/chapters above
+  // it. The database then keeps only the follows naming one of them (or the whole law).
+  const covers = new Map<string, string[]>(changed.map((id) => [id, [id]]));
+  for (const heading of blocks.filter((b) => b.kind === "encabezado")) {
+    const covered = coveredBlocks(blocks, [heading.blockId]);
+    const hits = changed.filter((id) => id !== heading.blockId && covered.has(id));
+    if (hits.length) covers.set(heading.blockId, [...new Set([...(covers.get(heading.blockId) ?? []), ...hits])]);
+  }
+  const covering = [...covers.keys()];
   const candidates = (await database.db
     .select({
       id: alertProfiles.id,
@@ -99,27 +105,37 @@ export async function matchLawChange(
       and(
         eq(alertProfiles.lawId, change.lawId),
         eq(alertProfiles.muted, false),
+        changed.length === 0
+          ? sql`true`
+          : sql`(cardinality(${alertProfiles.lawBlocks}) = 0 or ${alertProfiles.lawBlocks} && array(select jsonb_array_elements_text(${JSON.stringify(covering)}::jsonb)))`,
         ...(announcingDocument ? [reachesDocument(sql`${alertProfiles.organizationId}`, announcingDocument)] : []),
       ),
     )) as ProfileRow[];
-  const blocks = await loadBlocks(database, change.lawId);
-  const changed = change.blockIds;
-  const coverCache = new Map<string, Set<string>>();
   const matched: Array<{ profile: ProfileRow; hits: string[] }> = [];
   for (const profile of candidates) {
     if (profile.lawBlocks.length === 0 || changed.length === 0) {
       matched.push({ profile, hits: changed });
       continue;
     }
-    const key = [...profile.lawBlocks].sort().join("|");
-    let covered = coverCache.get(key);
-    if (!covered) {
-      covered = coveredBlocks(blocks, profile.lawBlocks);
-      coverCache.set(key, covered);
-    }
-    const hits = changed.filter((id) => covered.has(id));
-    if (hits.length > 0) matched.push({ profile, hits });
+    const hits = new Set<string>();
+    for (const id of profile.lawBlocks) for (const hit of covers.get(id) ?? []) hits.add(hit);
+    if (hits.size > 0) matched.push({ profile, hits: changed.filter((id) => hits.has(id)) });
   }
+  return { candidates, matched };
+}
+
+export async function matchLawChange(
+  database: Database,
+  changeId: string,
+  deps: LawMatchDeps,
+): Promise<LawMatchResult> {
+  const none = { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
+  const view = await changeView(database, changeId);
+  if (!view) return none;
+  const [change] = await database.db.select().from(lawChanges).where(eq(lawChanges.id, changeId));
+  if (!change) return none;
+  const { candidates, matched } = await findMatchingFollows(database, change, view.act?.documentId ?? null);
+  const blocks = await loadBlocks(database, change.lawId);
   if (matched.length === 0) return { ...none, candidates: candidates.length };
 
   const userIds = [...new Set(matched.flatMap(({ profile }) => (profile.userId ? [profile.userId] : [])))];

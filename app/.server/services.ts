@@ -1,5 +1,6 @@
 /** The app's long-lived services: database, job kernel, contact store, rate limiter, mail outbox worker, alerts (hub, delivery worker), classification, ingestion. */
 import path from "node:path";
+import { databaseDirectory } from "./alerts/directory.ts";
 import { type AlertsService, createAlertsService } from "./alerts/service.ts";
 import { type ApiServices, createApiServices } from "./api/service.ts";
 import { auditHeadsMigration, signUnsignedAuditRows } from "./audit/head.ts";
@@ -19,6 +20,7 @@ import { migrate } from "./db/migrate.ts";
 import { createJobs, type IngestJobs } from "./jobs/ingest-jobs.ts";
 import { createKernel, type Kernel } from "./kernel/kernel.ts";
 import { defineDocumentEvents, subscribeDocumentPipeline } from "./kernel/pipeline.ts";
+import { configureLawAlerts, lawDocumentStored } from "./laws/service.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
@@ -81,6 +83,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const events = defineDocumentEvents(kernel, log);
   const documentStored = (documentId: string, isNew: boolean) => events.documentStored.publish({ documentId, isNew });
   // --- alerts (issue 13): hub, delivery worker, matching, digests, purge ---
+  configureLawAlerts({ siteUrl: config.siteUrl, mailFrom: config.mailFrom }); // laws (issue 25)
   const alerts = createAlertsService({ config, database, transport, log, kernel, pollMs: options.pollMs });
   // --- end alerts ---
   // Reclassification and organisations' topics (issue 12).
@@ -90,7 +93,11 @@ export async function createServices(config: Config, log: Logger, options: Servi
     kernel,
     onLabelsChanged: (documentId) => events.labelsChanged.publish({ documentId }),
   });
-  subscribeDocumentPipeline(events, { classification, alerts });
+  subscribeDocumentPipeline(events, {
+    classification,
+    alerts,
+    laws: { documentStored: (documentId) => lawDocumentStored(database, documentId, databaseDirectory(database)) },
+  });
   // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
   const ingestJobs = jobsOn
     ? createJobs({ database, config, log, kernel, classify: (doc) => classify(doc), onDocument: documentStored })

@@ -18,6 +18,12 @@ import * as documentCorrectionsRoute from "../../app/routes/api/document-correct
 import * as documentObligationsRoute from "../../app/routes/api/document-obligations.ts";
 import * as documentTriageRoute from "../../app/routes/api/document-triage.ts";
 import * as documentsRoute from "../../app/routes/api/documents.ts";
+import * as followRoute from "../../app/routes/api/follow.ts";
+import * as followsRoute from "../../app/routes/api/follows.ts";
+import * as lawRoute from "../../app/routes/api/law.ts";
+import * as lawBlockVersionsRoute from "../../app/routes/api/law-block-versions.ts";
+import * as lawTextRoute from "../../app/routes/api/law-text.ts";
+import * as lawsRoute from "../../app/routes/api/laws.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as obligationRoute from "../../app/routes/api/obligation.ts";
 import * as obligationsRoute from "../../app/routes/api/obligations.ts";
@@ -40,6 +46,8 @@ const routes: Record<string, RouteModule> = {
   "/api/v1/audit/verify": auditVerifyRoute,
   "/api/v1/corrections": correctionsRoute,
   "/api/v1/documents": documentsRoute,
+  "/api/v1/follows": followsRoute,
+  "/api/v1/laws": lawsRoute,
   "/api/v1/openapi.json": openApiRoute,
   "/api/v1/sources": sourcesRoute,
   "/api/v1/taxonomy": taxonomyRoute,
@@ -80,6 +88,10 @@ const paramRoutes: Array<[RegExp, RouteModule]> = [
   [/^\/api\/v1\/documents\/([^/]+)\/obligations$/, documentObligationsRoute],
   [/^\/api\/v1\/obligations\/([^/]+)$/, obligationRoute],
   [/^\/api\/v1\/sources\/([^/]+)\/run$/, sourceRunRoute],
+  [/^\/api\/v1\/follows\/([^/]+)$/, followRoute],
+  [/^\/api\/v1\/laws\/([^/]+)$/, lawRoute],
+  [/^\/api\/v1\/laws\/([^/]+)\/text$/, lawTextRoute],
+  [/^\/api\/v1\/laws\/(?<id>[^/]+)\/blocks\/(?<blockId>[^/]+)\/versions$/, lawBlockVersionsRoute],
 ];
 
 export async function callApi(api: ApiServices, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
@@ -103,10 +115,13 @@ export async function callApi(api: ApiServices, pathAndQuery: string, options: C
   let module = routes[url.pathname] ?? notFoundRoute;
   let params = {};
   for (const [pattern, candidate] of paramRoutes) {
-    const id = pattern.exec(url.pathname)?.[1];
+    const match = pattern.exec(url.pathname);
+    const id = match?.[1];
     if (id !== undefined) {
       module = candidate;
-      params = { id: decodeURIComponent(id) };
+      params = match?.groups
+        ? Object.fromEntries(Object.entries(match.groups).map(([k, v]) => [k, decodeURIComponent(v)]))
+        : { id: decodeURIComponent(id) };
     }
   }
   const args = { request, context, params } as never;

@@ -12,5 +12,6 @@ export * from "./schema/classify.ts";
 export * from "./schema/collab.ts";
 export * from "./schema/corrections.ts";
 export * from "./schema/documents.ts";
+export * from "./schema/laws.ts";
 export * from "./schema/site.ts";
 export * from "./schema/triage.ts";

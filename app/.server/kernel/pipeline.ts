@@ -35,14 +35,21 @@ export function defineDocumentEvents(kernel: Kernel, log: KernelLog): DocumentEv
 /** The subscribers, in the order they run. */
 export function subscribeDocumentPipeline(
   events: DocumentEvents,
-  capabilities: { classification: Pick<ClassifyService, "documentStored">; alerts: Pick<AlertsService, "queueMatch"> },
+  capabilities: {
+    classification: Pick<ClassifyService, "documentStored">;
+    alerts: Pick<AlertsService, "queueMatch">;
+    /** Followed laws: a gazette act that amends one warns its followers the same poll (issue 25). */
+    laws?: { documentStored(documentId: string): Promise<unknown> };
+  },
 ): void {
-  const { classification, alerts } = capabilities;
+  const { classification, alerts, laws } = capabilities;
   events.documentStored.subscribe([
     // 1. Each organisation's own topics for the document.
     { name: "classification: topics", handle: (e) => classification.documentStored(e.documentId) },
     // 2. Alert matching against the profiles (its own job: one per document across instances).
     { name: "alerts: matching", handle: (e) => alerts.queueMatch(e.documentId) },
+    // 3. Followed laws this act amends: "change published, consolidation pending" (laws/service.ts).
+    ...(laws ? [{ name: "laws: early warning", handle: (e: DocumentStored) => laws.documentStored(e.documentId) }] : []),
   ]);
   events.labelsChanged.subscribe([
     // Reclassified labels: matching again.

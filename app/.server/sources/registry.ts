@@ -6,6 +6,7 @@
  * See docs/sources.md, "Add a source".
  */
 import { boeSource } from "./boe/index.ts";
+import { boeLawsSource } from "./consolidated/index.ts";
 import { eurlexSource } from "./eurlex/index.ts";
 import { feedSource } from "./feeds/index.ts";
 import type { ClassificationHints, SettingsOf, SourcePlugin } from "./plugin.ts";
@@ -15,6 +16,7 @@ const builtIn = [
   boeSource,
   eurlexSource,
   feedSource,
+  boeLawsSource,
 ] as const;
 
 /** A registered source's id ("boe" | "eurlex" | "feed" | …), derived from the registry. */

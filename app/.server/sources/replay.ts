@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { sourcesFixturesDir } from "../fixtures-path.ts";
+import { type LawReplayState, newLawReplayState, resolveConsolidated } from "./consolidated/replay.ts";
 
 export interface ReplayFault {
   /** Matched against the request path with its query string. */
@@ -68,6 +69,10 @@ export interface ReplayServer {
   log: ReplayRequest[];
   /** Serves a recorded day's summary as `date`'s from the moment `at`. */
   publish(publication: ReplayPublication): void;
+  /** Consolidated laws as they stood on `date` (YYYY-MM-DD; null: as recorded), for one law or all (consolidated/replay.ts). */
+  setLawDate(date: string | null, lawId?: string): void;
+  /** The consolidated-legislation change list answers (default) or 404s. */
+  setLawChangeList(enabled: boolean): void;
   close(): Promise<void>;
 }
 
@@ -125,8 +130,11 @@ function resolve(
   url: URL,
   accept: string,
   body: string,
+  laws: LawReplayState,
 ): { file?: string; text?: string; type: string } | undefined {
   const p = decodeURIComponent(url.pathname);
+  const law = method === "GET" ? resolveConsolidated(root, laws, url, p, accept) : "not-mine";
+  if (law !== "not-mine") return law;
   const inside = (rel: string) => {
     const full = path.resolve(root, rel);
     return full.startsWith(root + path.sep) && existsSync(full) ? full : undefined;
@@ -229,6 +237,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
   const log: ReplayRequest[] = [];
   const publications = new Map<string, Required<ReplayPublication>>();
   const hanging = new Set<ServerResponse>();
+  const laws = newLawReplayState();
 
   const handleControl = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
     const chunks: Buffer[] = [];
@@ -245,6 +254,14 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
       const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReplayPublication;
       if (!/^\d{4}-\d{2}-\d{2}$/.test(p.date) || !/^\d{4}-\d{2}-\d{2}$/.test(p.from)) return json(422, {});
       publications.set(p.date, { date: p.date, from: p.from, at: p.at ?? Date.now() });
+      return json(200, {});
+    }
+    if (pathname === "/__replay/law-date" && req.method === "POST") {
+      // { "date": "YYYY-MM-DD" | null, "lawId"?: "BOE-A-…" }: consolidated laws as they stood that day.
+      const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { date: string | null; lawId?: string };
+      if (p.date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(p.date)) return json(422, {});
+      if (p.date === null) laws.asOf.delete(p.lawId ?? "*");
+      else laws.asOf.set(p.lawId ?? "*", p.date);
       return json(200, {});
     }
     return json(404, {});
@@ -294,7 +311,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
           : undefined;
       modified = publication.at;
     } else {
-      found = resolve(root, req.method ?? "GET", url, accept, body);
+      found = resolve(root, req.method ?? "GET", url, accept, body, laws);
       if (found?.file && summaryDay) modified = statSync(found.file).mtimeMs;
     }
     if (!found) {
@@ -343,6 +360,13 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     log,
     publish(publication) {
       publications.set(publication.date, { ...publication, at: publication.at ?? Date.now() });
+    },
+    setLawDate(date, lawId) {
+      if (date === null) laws.asOf.delete(lawId ?? "*");
+      else laws.asOf.set(lawId ?? "*", date);
+    },
+    setLawChangeList(enabled) {
+      laws.changeList = enabled;
     },
     setFaults(next) {
       faults = next.map((f) => ({ ...f, fired: 0 }));

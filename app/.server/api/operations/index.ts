@@ -6,6 +6,7 @@ import "./audit.ts";
 import "./corrections.ts";
 import "./documents.ts";
 import "./evidence.ts";
+import "./laws.ts";
 import "./meta.ts";
 import "./sources.ts";
 import "./taxonomy.ts";

@@ -44,6 +44,9 @@ export const alertProfiles = pgTable(
     chatWebhookUrl: text("chat_webhook_url"),
     language: text("language").notNull().default("es"),
     muted: boolean("muted").notNull().default(false),
+    /** A follow (issue 25): the followed law (null = an ordinary document profile) and its blocks (empty = the whole law). */
+    lawId: text("law_id"),
+    lawBlocks: text("law_blocks").array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,156 @@
+/**
+ * Issue 25 (lawsrc): the laws API. Laws, one law with its blocks' last change, a block's versions
+ * with provenance (sorted by date, whatever the payload's order), the text at a date, follows
+ * (create for the token's creator or a group of the organisation, list, delete: audited), every
+ * answer checked against the served OpenAPI document; errors in the caller's language.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiServices } from "../../app/.server/api/service.ts";
+import type { Database } from "../../app/.server/db/client.ts";
+import { registerLaw } from "../../app/.server/laws/store.ts";
+import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
+import { createSourceHttp } from "../../app/.server/sources/http.ts";
+import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import { openMigrated } from "../support/alerts-fixtures.ts";
+import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { issueToken } from "../support/api-tokens.ts";
+
+const LAW = "BOE-A-1985-5392";
+let replay: ReplayServer;
+let database: Database;
+let api: ApiServices;
+let alfa: string;
+let beta: string;
+let checker: ReturnType<typeof openApiChecker>;
+
+beforeAll(async () => {
+  replay = await startReplayServer();
+  database = await openMigrated(undefined);
+  await registerLaw(database, LAW, "boe");
+  await pollConsolidated(
+    {
+      database,
+      http: createSourceHttp({ userAgent: "test", source: "boe", perSecond: 10_000 }),
+      baseUrl: replay.url,
+      log: { info() {}, warn() {} },
+    },
+    { only: [LAW] },
+  );
+  api = await apiServicesFor(database);
+  alfa = (await issueToken(database, { organizationId: "org-alfa", scope: "read", userId: "ana" })).token;
+  beta = (await issueToken(database, { organizationId: "org-beta", scope: "read", userId: "bea" })).token;
+  checker = openApiChecker((await (await callApi(api, "/api/v1/openapi.json")).json()) as Record<string, unknown>);
+});
+afterAll(async () => {
+  await database?.close();
+  await replay?.close();
+});
+
+async function get(path: string, template: string, token = alfa, status = 200) {
+  const response = await callApi(api, path, { token });
+  const body = (await response.json()) as Record<string, unknown>;
+  expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(status);
+  expect(checker.check(template, "get", status, body)).toEqual([]);
+  return body;
+}
+
+describe("laws API", () => {
+  it("lists laws and shows one with its blocks and their last change", async () => {
+    const list = await get("/api/v1/laws", "/api/v1/laws");
+    expect(list.items).toEqual([expect.objectContaining({ id: LAW, source: "boe", blocks: 231 })]);
+    const law = await get(`/api/v1/laws/${LAW}`, "/api/v1/laws/{id}");
+    const blocks = law.blockList as Array<{
+      blockId: string;
+      lastChange: { publishedOn: string } | null;
+      versions: number;
+    }>;
+    expect(blocks).toHaveLength(231);
+    // a2's versions are listed out of date order in the payload: the last change is the latest (2013), not the last listed (1990).
+    expect(blocks.find((b) => b.blockId === "a2")?.lastChange?.publishedOn).toBe("2013-12-30");
+    expect(law.attribution).toMatch(/Agencia Estatal Boletín Oficial del Estado/);
+    await get("/api/v1/laws/BOE-A-1999-1", "/api/v1/laws/{id}", alfa, 404);
+  });
+
+  it("gives a block's versions sorted by date with provenance, and the text at a date", async () => {
+    const a2 = await get(`/api/v1/laws/${LAW}/blocks/a2/versions`, "/api/v1/laws/{id}/blocks/{blockId}/versions");
+    const versions = a2.versions as Array<{ publishedOn: string; provenance: { url: string; sha256: string } }>;
+    expect(versions.map((v) => v.publishedOn)).toEqual(["1985-04-03", "1990-01-11", "2013-12-30"]);
+    expect(versions[0]?.provenance.url).toBe(`${replay.url}/datosabiertos/api/legislacion-consolidada/id/${LAW}`);
+    expect(versions[0]?.provenance.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const text1995 = await get(`/api/v1/laws/${LAW}/text?date=1995-01-01`, "/api/v1/laws/{id}/text");
+    const a2At1995 = (text1995.blocks as Array<{ blockId: string; version: { publishedOn: string } }>).find(
+      (b) => b.blockId === "a2",
+    );
+    expect(a2At1995?.version.publishedOn).toBe("1990-01-11");
+    // a92bis was inserted later: absent in 1995.
+    expect((text1995.blocks as Array<{ blockId: string }>).some((b) => b.blockId === "a92bis")).toBe(false);
+    const bad = await callApi(api, `/api/v1/laws/${LAW}/text?date=ayer`, {
+      token: alfa,
+      headers: { "accept-language": "es" },
+    });
+    expect(bad.status).toBe(422);
+    const badBody = (await bad.json()) as { fieldErrors: Record<string, string[]> };
+    expect(badBody.fieldErrors.date?.[0]).toMatch(/AAAA-MM-DD/);
+    expect(checker.check("/api/v1/laws/{id}/text", "get", 422, badBody)).toEqual([]);
+  });
+
+  it("follows: created for the token's creator or a group of the organisation, listed, deleted, audited", async () => {
+    const create = async (token: string, body: unknown, lang = "en") =>
+      callApi(api, "/api/v1/follows", {
+        token,
+        method: "POST",
+        headers: { "content-type": "application/json", "accept-language": lang },
+        body: JSON.stringify(body),
+      });
+    const created = await create(alfa, { lawId: LAW, blockIds: ["a22", "a2"], emailMode: "immediate" });
+    const follow = (await created.json()) as { id: string; userId: string; blockIds: string[] };
+    expect(created.status).toBe(201);
+    expect(checker.check("/api/v1/follows", "post", 201, follow)).toEqual([]);
+    expect(follow).toMatchObject({ userId: "ana", blockIds: ["a22", "a2"] });
+    // Unknown block, bad id, another organisation's group: 422 with field errors in the caller's language.
+    const badBlock = await create(alfa, { lawId: LAW, blockIds: ["a9999"] }, "es");
+    expect(badBlock.status).toBe(422);
+    expect(((await badBlock.json()) as { fieldErrors: Record<string, string[]> }).fieldErrors.blockIds?.[0]).toMatch(
+      /no está en la norma/,
+    );
+    const badId = await create(alfa, { lawId: "ley de costas" });
+    expect(((await badId.json()) as { fieldErrors: Record<string, string[]> }).fieldErrors.lawId?.[0]).toMatch(
+      /BOE-A-/,
+    );
+    await database.rows(
+      sql`insert into auth_team (id, name, organization_id, created_at) values ('team-beta', 'Beta', 'org-beta', now())`,
+    );
+    const otherGroup = await create(alfa, { lawId: LAW, groupId: "team-beta" });
+    expect(otherGroup.status).toBe(422);
+    const groupFollow = await create(beta, { lawId: LAW, groupId: "team-beta" });
+    expect(groupFollow.status).toBe(201);
+    // An ELI of a law the platform holds.
+    const eli = await create(beta, { lawId: "https://www.boe.es/eli/es/l/1985/04/02/7" });
+    expect(eli.status).toBe(201);
+
+    // Each organisation sees its own follows only, and cannot delete another's.
+    const listA = await callApi(api, "/api/v1/follows", { token: alfa });
+    const followsA = (await listA.json()) as Array<{ id: string }>;
+    expect(checker.check("/api/v1/follows", "get", 200, followsA)).toEqual([]);
+    expect(followsA.map((f) => f.id)).toEqual([follow.id]);
+    const listB = (await (await callApi(api, "/api/v1/follows", { token: beta })).json()) as Array<{ id: string }>;
+    expect(listB).toHaveLength(2);
+    expect((await callApi(api, `/api/v1/follows/${follow.id}`, { token: beta, method: "DELETE" })).status).toBe(404);
+    expect((await callApi(api, `/api/v1/follows/${follow.id}`, { token: alfa, method: "DELETE" })).status).toBe(204);
+    const events = await database.rows<{ action: string; organization_id: string; actor_id: string | null }>(
+      sql`select action, organization_id, actor_id from audit_events where action like 'follow.%' order by seq`,
+    );
+    expect(events.filter((e) => e.organization_id === "org-alfa").map((e) => e.action)).toEqual([
+      "follow.created",
+      "follow.listed",
+      "follow.deleted",
+    ]);
+    expect(events.every((e) => e.actor_id === (e.organization_id === "org-alfa" ? "ana" : "bea"))).toBe(true);
+  });
+
+  it("asks for a token", async () => {
+    const response = await callApi(api, "/api/v1/laws");
+    expect(response.status).toBe(401);
+  });
+});

@@ -102,7 +102,7 @@ export function compareEuVersions(before: EuConsolidatedText, after: EuConsolida
   return out;
 }
 
-// ---- the law model from every version ----
+// ---- the law model, one consolidated version at a time ----
 
 export interface EuVersionInput {
   /** The consolidated CELEX (02014R0596-20240109). */
@@ -113,19 +113,21 @@ export interface EuVersionInput {
   provenance: { url: string; fetchedAt: Date; sha256: string };
 }
 
-export interface EuModelBlock {
+/** What is already stored of a block: enough to tell a new wording and to keep the order. */
+export interface EuStoredBlock {
   blockId: string;
   kind: string;
   title: string;
   position: number;
   latestDate: string;
   expiresOn: string | null;
-  /** Set when the article appeared under this number by renumbering another one. */
-  renumberedFrom: string | null;
-  versions: EuModelVersion[];
+  /** The latest wording's text and hash. */
+  text: string;
+  hash: string;
 }
 
-export interface EuModelVersion {
+export interface EuNewVersion {
+  blockId: string;
   /** The amending act (CELEX) that gave this wording; the act itself for the first one. */
   normId: string;
   publishedOn: string;
@@ -138,9 +140,21 @@ export interface EuModelVersion {
   payloadHash: string;
 }
 
+export interface EuApplied {
+  /** Every block after this version, in text order (positions renumbered). */
+  blocks: EuStoredBlock[];
+  versions: EuNewVersion[];
+  /** Blocks with a new wording, new blocks and blocks gone (repealed) in this version. */
+  changed: string[];
+  renumbered: Array<{ from: string; to: string }>;
+  /** The modifiers (CELEX) this version lists: the next version's "already known" ones. */
+  modifiers: string[];
+}
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
+/** Paragraphs as markup of our own (escaped text in <p>): nothing of the source's markup is kept. */
 export function htmlOfParagraphs(paragraphs: readonly string[]): string {
   return paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n");
 }
@@ -149,79 +163,111 @@ export function htmlOfParagraphs(paragraphs: readonly string[]): string {
 const KIND: Record<string, string> = { heading: "encabezado", article: "precepto", annex: "anexo" };
 
 /**
- * The act as law blocks with versions: one version per distinct wording, dated by the first
- * consolidated version that shows it, credited to the newest amending act whose marker sits in
- * the block and that the earlier version did not name (else to the act itself). An article
- * that disappears gets an empty wording from that date (repealed); an article renumbered keeps
- * its new number and records the old one.
+ * Applies one consolidated version (newer than every stored one) to the stored blocks. A block
+ * gets a version when its wording differs from its latest one, credited to the newest amending
+ * act whose marker sits in the block and that earlier versions did not list (else the newest
+ * marker in the block, else the act itself). A block missing from the version is repealed from
+ * its date (`expiresOn`); a new article whose wording is that of one just gone was renumbered.
  */
-export function euLawModel(actCelex: string, versions: EuVersionInput[]): EuModelBlock[] {
-  const sorted = [...versions].sort((a, b) => a.date.localeCompare(b.date));
-  const blocks = new Map<string, EuModelBlock>();
-  const order: string[] = [];
-  let previous: EuVersionInput | null = null;
-  for (const version of sorted) {
-    const comparison = previous ? compareEuVersions(previous.text, version.text) : null;
-    const renumbered = new Map(
-      (comparison ?? []).filter((c) => c.status === "renumbered").map((c) => [c.after ?? "", c.before ?? ""]),
-    );
-    const present = new Set<string>();
-    for (const block of version.text.blocks) {
-      present.add(block.blockId);
-      const text = block.kind === "heading" ? block.title : paragraphsOf(block.paragraphs).join("\n");
-      const hash = createHash("sha256").update(text).digest("hex");
-      let model = blocks.get(block.blockId);
-      if (!model) {
-        model = {
-          blockId: block.blockId,
-          kind: KIND[block.kind] ?? block.kind,
-          title: block.title,
-          position: 0,
-          latestDate: version.date,
-          expiresOn: null,
-          renumberedFrom: renumbered.get(block.blockId) ?? null,
-          versions: [],
-        };
-        blocks.set(block.blockId, model);
-        order.push(block.blockId);
-      }
-      model.title = block.title;
-      model.expiresOn = null;
-      const last = model.versions[model.versions.length - 1];
-      if (last && last.hash === hash) continue;
-      const earlier = previous?.text.blocks.find((b) => b.blockId === block.blockId)?.amendedBy ?? [];
-      const fresh = block.amendedBy.filter((celex) => !earlier.includes(celex) && celex !== actCelex);
-      const norm = newestAct(fresh.length > 0 ? fresh : last ? block.amendedBy : [], version.text) ?? actCelex;
-      model.versions.push({
-        normId: norm,
-        publishedOn: version.date,
-        inForceOn: version.date,
-        html: block.kind === "heading" ? htmlOfParagraphs([block.title]) : htmlOfParagraphs(block.paragraphs),
-        text,
-        hash,
-        sourceUrl: version.provenance.url,
-        fetchedAt: version.provenance.fetchedAt,
-        payloadHash: version.provenance.sha256,
-      });
-      model.latestDate = version.date;
+export function applyEuVersion(
+  actCelex: string,
+  stored: readonly EuStoredBlock[],
+  knownModifiers: readonly string[],
+  version: EuVersionInput,
+): EuApplied {
+  const byId = new Map(stored.map((b) => [b.blockId, { ...b }]));
+  const versions: EuNewVersion[] = [];
+  const changed: string[] = [];
+  const present = new Set(version.text.blocks.map((b) => b.blockId));
+  // Renumbering: new article numbers against articles this version no longer has.
+  const gone = stored.filter((b) => !present.has(b.blockId) && !b.expiresOn && b.kind === "precepto");
+  const renumbered: Array<{ from: string; to: string }> = [];
+  for (const block of version.text.blocks) {
+    if (block.kind !== "article" || byId.has(block.blockId)) continue;
+    const words = wordSet(block.paragraphs);
+    let best: { from: string; score: number } | null = null;
+    for (const old of gone) {
+      if (renumbered.some((r) => r.from === old.blockId)) continue;
+      const score = diceOf(words, wordSet(paragraphsOf(old.text)));
+      if (score >= RENUMBERED_SIMILARITY && (!best || score > best.score)) best = { from: old.blockId, score };
     }
-    for (const model of blocks.values()) {
-      if (present.has(model.blockId) || model.expiresOn) continue;
-      // Gone from this version: repealed (or renumbered) from its date.
-      model.expiresOn = version.date;
-      model.latestDate = version.date;
-    }
-    order.splice(
-      0,
-      order.length,
-      ...mergeOrder(
-        order,
-        version.text.blocks.map((b) => b.blockId),
-      ),
-    );
-    previous = version;
+    if (best) renumbered.push({ from: best.from, to: block.blockId });
   }
-  return order.map((id, position) => ({ ...(blocks.get(id) as EuModelBlock), position }));
+  for (const block of version.text.blocks) {
+    const text = block.kind === "heading" ? block.title : paragraphsOf(block.paragraphs).join("\n");
+    const hash = createHash("sha256").update(text).digest("hex");
+    const existing = byId.get(block.blockId);
+    if (existing && existing.hash === hash && !existing.expiresOn) {
+      existing.title = block.title;
+      continue;
+    }
+    const fresh = block.amendedBy.filter((celex) => !knownModifiers.includes(celex) && celex !== actCelex);
+    const named = block.amendedBy.filter((celex) => celex !== actCelex);
+    const normId =
+      newestAct(
+        fresh.length > 0 ? fresh : existing || renumbered.some((r) => r.to === block.blockId) ? named : [],
+        version.text,
+      ) ?? actCelex;
+    versions.push({
+      blockId: block.blockId,
+      normId,
+      publishedOn: version.date,
+      inForceOn: version.date,
+      html: block.kind === "heading" ? htmlOfParagraphs([block.title]) : htmlOfParagraphs(block.paragraphs),
+      text,
+      hash,
+      sourceUrl: version.provenance.url,
+      fetchedAt: version.provenance.fetchedAt,
+      payloadHash: version.provenance.sha256,
+    });
+    changed.push(block.blockId);
+    byId.set(block.blockId, {
+      blockId: block.blockId,
+      kind: KIND[block.kind] ?? block.kind,
+      title: block.title,
+      position: existing?.position ?? 0,
+      latestDate: version.date,
+      expiresOn: null,
+      text,
+      hash,
+    });
+  }
+  for (const block of byId.values()) {
+    if (present.has(block.blockId) || block.expiresOn) continue;
+    block.expiresOn = version.date;
+    block.latestDate = version.date;
+    changed.push(block.blockId);
+  }
+  const earlierOrder = [...stored].sort((a, b) => a.position - b.position).map((b) => b.blockId);
+  const order = mergeOrder(
+    earlierOrder,
+    version.text.blocks.map((b) => b.blockId),
+  );
+  const blocks = order.map((id, position) => ({ ...(byId.get(id) as EuStoredBlock), position }));
+  return { blocks, versions, changed, renumbered, modifiers: version.text.modifiers.map((m) => m.celex) };
+}
+
+/** Every version applied in date order (tests, and a first fetch of an act). */
+export function euLawModel(
+  actCelex: string,
+  inputs: readonly EuVersionInput[],
+): {
+  blocks: EuStoredBlock[];
+  versions: EuNewVersion[];
+  renumbered: Array<{ from: string; to: string; date: string }>;
+} {
+  let blocks: EuStoredBlock[] = [];
+  let modifiers: string[] = [];
+  const versions: EuNewVersion[] = [];
+  const renumbered: Array<{ from: string; to: string; date: string }> = [];
+  for (const input of [...inputs].sort((a, b) => a.date.localeCompare(b.date))) {
+    const applied = applyEuVersion(actCelex, blocks, modifiers, input);
+    blocks = applied.blocks;
+    modifiers = applied.modifiers;
+    versions.push(...applied.versions);
+    renumbered.push(...applied.renumbered.map((r) => ({ ...r, date: input.date })));
+  }
+  return { blocks, versions, renumbered };
 }
 
 /**

@@ -129,6 +129,7 @@ interface Walker {
   /** A division heading's second line (title-division-2) goes into its title. */
   lastHeading: EuBlock | null;
   layout: "eli" | "headings";
+  inEliArticle: boolean;
   seen: Set<string>;
 }
 
@@ -206,15 +207,17 @@ function walk(w: Walker, nodes: OrderedNode[], depth: number): void {
       w.layout = "eli";
       const number = id.slice(4);
       open(w, { blockId: `art_${number}`, kind: "article", title: `Article ${number}`, number });
+      // Inside the subdivision its id names the article: the heading in it opens nothing.
+      w.inEliArticle = true;
       walk(w, children, depth + 1);
+      w.inEliArticle = false;
       w.current = null;
       continue;
     }
     if (hasClass(node, "title-article-norm")) {
       const text = textWithoutNotes(children);
       const number = ARTICLE_HEADING.exec(text)?.[1];
-      const inEliArticle = w.current?.kind === "article" && w.current.paragraphs.length === 0 && w.layout === "eli";
-      if (number && !(inEliArticle && w.current?.number === number)) {
+      if (number && !w.inEliArticle) {
         open(w, { blockId: `art_${number}`, kind: "article", title: `Article ${number}`, number });
       }
       continue;
@@ -328,6 +331,7 @@ export function parseEuConsolidated(xhtml: string): EuConsolidatedText {
     divisions: [],
     lastHeading: null,
     layout: "headings",
+    inEliArticle: false,
     seen: new Set(),
   };
   const children = childrenOf(body);

@@ -17,7 +17,9 @@ const summary = (before: string, after: string) => {
   const out: Record<string, string[]> = {};
   for (const c of compareEuVersions(get(before), get(after))) {
     if (c.status === "same") continue;
-    (out[c.status] ??= []).push((c.after ?? c.before) as string);
+    const list = out[c.status] ?? [];
+    list.push((c.after ?? c.before) as string);
+    out[c.status] = list;
   }
   return out;
 };

@@ -3,6 +3,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { CommonSourceSettings } from "./sources/plugin.ts";
+import { type RegisteredSourceSettings, registeredSources, selectableSourceIds } from "./sources/registry.ts";
+import { parseWindow } from "./sources/schedule.ts";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -36,25 +39,9 @@ const schema = z.object({
   AUDIT_RETENTION_DAYS: positiveInt.default(1825),
   API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   // --- Sources and ingestion (issue 11) ---
-  BOE_API_URL: httpUrl.default("https://www.boe.es"),
-  EURLEX_URL: httpUrl.default("https://eur-lex.europa.eu"),
-  CELLAR_SPARQL_URL: httpUrl.default("https://publications.europa.eu/webapi/rdf/sparql"),
-  CELLAR_URL: httpUrl.default("https://publications.europa.eu"),
-  INGEST_SOURCES: z
-    .string()
-    .regex(/^(none|(boe|eurlex)(,(boe|eurlex))*)$/, 'must be "none" or a comma-separated list of boe, eurlex')
-    .default("boe,eurlex"),
+  // Each source's own variables (BOE_API_URL, EURLEX_URL, …) come from its plug-in (sources/registry.ts).
   INGEST_SINCE: z.iso.date({ error: "must be a date YYYY-MM-DD" }).optional(),
   INGEST_INTERVAL_SECONDS: positiveInt.default(300),
-  // Know first (issue 20): today's BOE summary checked every BOE_WATCH_SECONDS (0 = off) in its window.
-  BOE_WATCH_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  BOE_WATCH_WINDOW: z
-    .string()
-    .regex(
-      /^(?:[0-6]-[0-6] )?(?:[01]\d|2[0-3]):[0-5]\d-(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/,
-      'must be like "1-6 07:00-10:00" (weekdays 0 = Sunday to 6, optional; Europe/Madrid times)',
-    )
-    .default("1-6 07:00-10:00"),
   // --- alerts (issue 13): delivery outbox and webhook URLs ---
   ALERTS_RETRY_BASE_MS: positiveInt.default(5000),
   ALERTS_RETRY_MAX_MS: positiveInt.default(1_800_000),
@@ -96,18 +83,17 @@ export type Config = Readonly<{
   auditRetentionDays: number;
   /** REST API requests per token (or per client IP on public routes) and minute. */
   apiRateLimitPerMinute: number;
-  /** Sources and ingestion (issue 11): base URLs, which sources run, backfill start, polling interval. */
-  sources: Readonly<{
-    boeApiUrl: string;
-    eurlexUrl: string;
-    cellarSparqlUrl: string;
-    cellarUrl: string;
-    ingest: readonly ("boe" | "eurlex")[];
-    since: string | undefined;
-    intervalSeconds: number;
-    /** The BOE watch: today's summary checked every `seconds` (0 = off) on `days` (0 = Sunday) between two Madrid times. */
-    watch: Readonly<{ seconds: number; days: readonly number[]; fromMinute: number; toMinute: number }>;
-  }>;
+  /**
+   * Sources and ingestion (issue 11): which sources run (INGEST_SOURCES), backfill start,
+   * polling interval, and every registered source's own settings (boeApiUrl, watch, eurlexUrl, …).
+   */
+  sources: Readonly<
+    RegisteredSourceSettings &
+      CommonSourceSettings & {
+        /** The ids INGEST_SOURCES named (selectable sources); empty: ingestion off. */
+        ingest: readonly string[];
+      }
+  >;
   /** Alerts (issue 13): delivery retries (webhooks retry for 24 h whatever maxAttempts) and whether webhook URLs may be private (tests only). */
   alerts: Readonly<{
     retryBaseMs: number;
@@ -132,7 +118,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, as most process managers write them.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
-  const result = schema.safeParse(present);
+  const result = withSources(schema).safeParse(present);
   if (!result.success) {
     const issue = result.error.issues[0];
     const variable = issue?.path.join(".") ?? "environment";
@@ -165,17 +151,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     apiRateLimitPerMinute: v.API_RATE_LIMIT_PER_MINUTE,
     sources: Object.freeze({
-      boeApiUrl: v.BOE_API_URL,
-      eurlexUrl: v.EURLEX_URL,
-      cellarSparqlUrl: v.CELLAR_SPARQL_URL,
-      cellarUrl: v.CELLAR_URL,
-      ingest: Object.freeze(
-        v.INGEST_SOURCES === "none" ? [] : [...new Set(v.INGEST_SOURCES.split(",") as ("boe" | "eurlex")[])],
-      ),
+      ...sourceSettings(v),
+      ingest: Object.freeze(v.INGEST_SOURCES === "none" ? [] : [...new Set(v.INGEST_SOURCES.split(","))]),
       since: v.INGEST_SINCE,
       intervalSeconds: v.INGEST_INTERVAL_SECONDS,
-      watch: Object.freeze({ seconds: v.BOE_WATCH_SECONDS, ...parseWatchWindow(v.BOE_WATCH_WINDOW) }),
-    }),
+    }) as Config["sources"],
     alerts: Object.freeze({
       retryBaseMs: v.ALERTS_RETRY_BASE_MS,
       retryMaxMs: Math.max(v.ALERTS_RETRY_BASE_MS, v.ALERTS_RETRY_MAX_MS),
@@ -191,20 +171,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** "1-6 07:00-10:00" → weekdays 1..6 and minutes of the day [420, 600). */
 export function parseWatchWindow(value: string): { days: readonly number[]; fromMinute: number; toMinute: number } {
-  const m = /^(?:([0-6])-([0-6]) )?(\d{2}):(\d{2})-(\d{2}):(\d{2})$/.exec(value);
-  if (!m) throw new ConfigError(`Invalid configuration: BOE_WATCH_WINDOW must be like "1-6 07:00-10:00"`);
-  const first = Number(m[1] ?? 0);
-  const last = Number(m[2] ?? 6);
-  const days: number[] = [];
-  for (let d = first; ; d = (d + 1) % 7) {
-    days.push(d);
-    if (d === last) break;
+  const window = parseWindow(value);
+  if (!window) throw new ConfigError(`Invalid configuration: BOE_WATCH_WINDOW must be like "1-6 07:00-10:00"`);
+  return window;
+}
+
+/**
+ * The schema with every registered source's variables and INGEST_SOURCES, built when the
+ * configuration is read (a source registered at run time counts).
+ */
+function withSources<T extends z.ZodRawShape>(base: z.ZodObject<T>) {
+  const { all, byDefault } = selectableSourceIds();
+  const shape: Record<string, z.ZodType> = {};
+  for (const source of registeredSources()) {
+    for (const [name, field] of Object.entries(source.config?.env ?? {})) {
+      if (name in base.shape || name in shape)
+        throw new Error(`source ${source.id}: variable ${name} is declared twice`);
+      shape[name] = field as z.ZodType;
+    }
   }
-  return {
-    days: Object.freeze(days),
-    fromMinute: Number(m[3]) * 60 + Number(m[4]),
-    toMinute: Number(m[5]) * 60 + Number(m[6]),
-  };
+  const id = `(${all.map((each) => each.replace(/[^a-z0-9-]/g, "")).join("|")})`;
+  return base.extend({
+    ...shape,
+    INGEST_SOURCES: z
+      .string()
+      .regex(new RegExp(`^(none|${id}(,${id})*)$`), `must be "none" or a comma-separated list of ${all.join(", ")}`)
+      .default(byDefault.join(",") || "none"),
+  });
+}
+
+/** Every registered source's settings, read from its variables. */
+function sourceSettings(values: Record<string, unknown>): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  for (const source of registeredSources()) {
+    if (!source.config) continue;
+    const own = Object.fromEntries(Object.keys(source.config.env).map((name) => [name, values[name]]));
+    Object.assign(settings, source.config.read(own));
+  }
+  return settings;
 }
 
 /** Without FORM_SECRET, one instance keeps a random key in DATA_DIR so restarts keep it. */

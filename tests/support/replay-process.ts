@@ -13,6 +13,8 @@ export interface ReplayProcess {
   log(): Promise<ReplayRequest[]>;
   publish(publication: ReplayPublication): Promise<void>;
   reset(): Promise<void>;
+  /** Consolidated laws as they stood on `date` (null: as recorded), for one law or all. */
+  setLawDate(date: string | null, lawId?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startReplayProcess(): Promise<ReplayProcess> {
     log: async () => (await (await fetch(`${url}/__replay/log`)).json()) as ReplayRequest[],
     publish: (publication) => post("publish", publication),
     reset: () => post("reset", {}),
+    setLawDate: (date, lawId) => post("law-date", lawId ? { date, lawId } : { date }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -73,9 +73,9 @@ export function effectiveDate(version: Pick<BlockVersion, "inForceOn" | "publish
 }
 
 /** Versions of a block, oldest first (by entry into force, then publication, then norm id). */
-export function versionsOf<V extends Pick<BlockVersion, "inForceOn" | "publishedOn" | "normId">>(
-  block: { versions: readonly V[] },
-): V[] {
+export function versionsOf<V extends Pick<BlockVersion, "inForceOn" | "publishedOn" | "normId">>(block: {
+  versions: readonly V[];
+}): V[] {
   return [...block.versions].sort(
     (a, b) =>
       effectiveDate(a).localeCompare(effectiveDate(b)) ||
@@ -139,7 +139,10 @@ export function headingLevel(title: string): number {
  * The block ids a scope covers, given the law's blocks in order: an article stands for itself,
  * a heading (kind `encabezado`) for itself and everything under it. Empty scope = every block.
  */
-export function coveredBlocks(blocks: readonly Pick<Block, "blockId" | "kind" | "title" | "position">[], scope: string[]): Set<string> {
+export function coveredBlocks(
+  blocks: readonly Pick<Block, "blockId" | "kind" | "title" | "position">[],
+  scope: string[],
+): Set<string> {
   const ordered = [...blocks].sort((a, b) => a.position - b.position);
   if (scope.length === 0) return new Set(ordered.map((b) => b.blockId));
   const wanted = new Set(scope);

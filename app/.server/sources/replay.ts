@@ -24,6 +24,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { sourcesFixturesDir } from "../fixtures-path.ts";
 import { consolidatedVersionsAnswer, isConsolidationQuery, isHiddenVersion } from "./eu-consolidated/replay.ts";
+import { type LawReplayState, newLawReplayState, resolveConsolidated } from "./consolidated/replay.ts";
 
 export interface ReplayFault {
   /** Matched against the request path with its query string. */
@@ -73,6 +74,10 @@ export interface ReplayServer {
   publish(publication: ReplayPublication): void;
   /** EU consolidated versions dated after `date` (YYYY-MM-DD) hidden; null shows them all. */
   moveEuTo(date: string | null): void;
+  /** Consolidated laws as they stood on `date` (YYYY-MM-DD; null: as recorded), for one law or all (consolidated/replay.ts). */
+  setLawDate(date: string | null, lawId?: string): void;
+  /** The consolidated-legislation change list answers (default) or 404s. */
+  setLawChangeList(enabled: boolean): void;
   close(): Promise<void>;
 }
 
@@ -130,9 +135,12 @@ function resolve(
   url: URL,
   accept: string,
   body: string,
+  laws: LawReplayState,
   euAsOf: string | null = null,
 ): { file?: string; text?: string; type: string } | undefined {
   const p = decodeURIComponent(url.pathname);
+  const law = method === "GET" ? resolveConsolidated(root, laws, url, p, accept) : "not-mine";
+  if (law !== "not-mine") return law;
   const inside = (rel: string) => {
     const full = path.resolve(root, rel);
     return full.startsWith(root + path.sep) && existsSync(full) ? full : undefined;
@@ -240,6 +248,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
   const publications = new Map<string, Required<ReplayPublication>>();
   let euAsOf: string | null = null;
   const hanging = new Set<ServerResponse>();
+  const laws = newLawReplayState();
 
   const handleControl = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
     const chunks: Buffer[] = [];
@@ -262,6 +271,14 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
       const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReplayPublication;
       if (!/^\d{4}-\d{2}-\d{2}$/.test(p.date) || !/^\d{4}-\d{2}-\d{2}$/.test(p.from)) return json(422, {});
       publications.set(p.date, { date: p.date, from: p.from, at: p.at ?? Date.now() });
+      return json(200, {});
+    }
+    if (pathname === "/__replay/law-date" && req.method === "POST") {
+      // { "date": "YYYY-MM-DD" | null, "lawId"?: "BOE-A-…" }: consolidated laws as they stood that day.
+      const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { date: string | null; lawId?: string };
+      if (p.date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(p.date)) return json(422, {});
+      if (p.date === null) laws.asOf.delete(p.lawId ?? "*");
+      else laws.asOf.set(p.lawId ?? "*", p.date);
       return json(200, {});
     }
     return json(404, {});
@@ -313,7 +330,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     } else {
       found = isHiddenVersion(url.pathname, euAsOf)
         ? undefined
-        : resolve(root, req.method ?? "GET", url, accept, body, euAsOf);
+        : resolve(root, req.method ?? "GET", url, accept, body, laws, euAsOf);
       if (found?.file && summaryDay) modified = statSync(found.file).mtimeMs;
     }
     if (!found) {
@@ -365,6 +382,13 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     },
     moveEuTo(date) {
       euAsOf = date;
+    },
+    setLawDate(date, lawId) {
+      if (date === null) laws.asOf.delete(lawId ?? "*");
+      else laws.asOf.set(lawId ?? "*", date);
+    },
+    setLawChangeList(enabled) {
+      laws.changeList = enabled;
     },
     setFaults(next) {
       faults = next.map((f) => ({ ...f, fired: 0 }));

@@ -5,7 +5,18 @@
  * law scope: alert_profiles.law_id (+ law_blocks), see alerts.ts.
  */
 import { sql } from "drizzle-orm";
-import { date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 export const laws = pgTable("laws", {
   /** BOE-A-… or the CELEX number. */

@@ -1,0 +1,36 @@
+/** The BOE's settings: its base URL and the watch of today's summary (issue 20). */
+import { z } from "zod";
+import type { SourceConfig, WatchWindow } from "../plugin.ts";
+import { parseWindow, WATCH_WINDOW_PATTERN } from "../schedule.ts";
+import { httpUrlSetting } from "../settings.ts";
+
+const env = {
+  BOE_API_URL: httpUrlSetting().default("https://www.boe.es"),
+  // Know first: today's summary checked every BOE_WATCH_SECONDS (0 = off) in its window.
+  BOE_WATCH_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  BOE_WATCH_WINDOW: z
+    .string()
+    .regex(
+      WATCH_WINDOW_PATTERN,
+      'must be like "1-6 07:00-10:00" (weekdays 0 = Sunday to 6, optional; Europe/Madrid times)',
+    )
+    .default("1-6 07:00-10:00"),
+};
+
+export interface BoeSettings {
+  boeApiUrl: string;
+  /** The watch: today's summary checked every `seconds` (0 = off) on `days` (0 = Sunday) between two Madrid times. */
+  watch: Readonly<WatchWindow & { seconds: number }>;
+}
+
+export const boeConfig: SourceConfig<typeof env, BoeSettings> = {
+  env,
+  read: (values) => ({
+    boeApiUrl: values.BOE_API_URL,
+    // The pattern above has already checked the window.
+    watch: Object.freeze({
+      seconds: values.BOE_WATCH_SECONDS,
+      ...(parseWindow(values.BOE_WATCH_WINDOW) as WatchWindow),
+    }),
+  }),
+};

@@ -6,7 +6,7 @@
  * delivery exists exactly when its match does, even when two instances run this at once.
  */
 import { randomUUID } from "node:crypto";
-import { and, arrayContains, arrayOverlaps, eq, lte, or, sql } from "drizzle-orm";
+import { and, arrayContains, arrayOverlaps, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
 import { organisationViews } from "../documents/corrections.ts";
@@ -128,6 +128,8 @@ export async function matchDocument(
     .where(
       and(
         eq(alertProfiles.muted, false),
+        // Follows of a law (issue 25) hear about that law's changes only (laws/matching.ts).
+        isNull(alertProfiles.lawId),
         reachesLoadedDocument(sql`${alertProfiles.organizationId}`, { id: documentId, source: document.source }),
         ...prefilter(alertProfiles, views.widened),
       ),

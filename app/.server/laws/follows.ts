@@ -1,0 +1,127 @@
+/**
+ * Follows: alert profiles with a law scope (alert_profiles.law_id, law_blocks: empty = the whole
+ * law; a title or chapter block stands for what it heads). A follow belongs to a user or to one of
+ * the organisation's groups and has the usual channels (in-app always, mail now or none, muted).
+ * Any BOE-A id (a law the platform ingested or one a member types) or a BOE ELI URL of a law it
+ * holds can be followed; the law is registered and fetched by the next poll.
+ */
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
+import { registerLaw } from "./store.ts";
+
+export const BOE_LAW_ID = /^BOE-A-\d{4}-\d{1,6}$/;
+const BOE_ELI = /^https?:\/\/(www\.)?boe\.es\/eli\/es\/[a-z0-9-]+\/\d{4}\/\d{2}\/\d{2}\/[\w-]+/i;
+
+export interface FollowInput {
+  lawId: string;
+  blockIds: string[];
+  /** Exactly one of userId / groupId. */
+  userId?: string | null;
+  groupId?: string | null;
+  name?: string;
+  emailMode: "off" | "immediate";
+  language: "es" | "en";
+}
+
+export interface Follow {
+  id: string;
+  organizationId: string;
+  lawId: string;
+  blockIds: string[];
+  userId: string | null;
+  groupId: string | null;
+  name: string;
+  emailMode: string;
+  muted: boolean;
+  createdAt: string;
+}
+
+export type FollowProblem = "badLawId" | "lawNotFound" | "badBlocks";
+
+/** A typed identifier or ELI to a law id; undefined when it is neither. */
+export async function resolveLawId(database: Database, typed: string): Promise<string | undefined | "unknown-eli"> {
+  const value = typed.trim();
+  if (BOE_LAW_ID.test(value.toUpperCase())) return value.toUpperCase();
+  if (BOE_ELI.test(value)) {
+    const eli = value.replace(/^http:/i, "https:").replace(/\/(dof|con|spa)(\/.*)?$/, "");
+    const [row] = await database.db.select({ id: laws.id }).from(laws).where(or(eq(laws.eli, eli), eq(laws.eli, value)));
+    return row?.id ?? "unknown-eli";
+  }
+  return undefined;
+}
+
+function toFollow(row: typeof alertProfiles.$inferSelect): Follow {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    lawId: row.lawId ?? "",
+    blockIds: row.lawBlocks,
+    userId: row.userId,
+    groupId: row.groupId,
+    name: row.name,
+    emailMode: row.emailMode,
+    muted: row.muted,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function createFollow(
+  database: Database,
+  organizationId: string,
+  input: FollowInput,
+): Promise<{ follow: Follow } | { problem: FollowProblem }> {
+  const lawId = await resolveLawId(database, input.lawId);
+  if (lawId === undefined) return { problem: "badLawId" };
+  if (lawId === "unknown-eli") return { problem: "lawNotFound" };
+  const blockIds = [...new Set(input.blockIds)];
+  if (blockIds.length > 0) {
+    const known = await database.db
+      .select({ blockId: lawBlocks.blockId })
+      .from(lawBlocks)
+      .where(and(eq(lawBlocks.lawId, lawId), inArray(lawBlocks.blockId, blockIds)));
+    if (known.length !== blockIds.length) return { problem: "badBlocks" };
+  }
+  await registerLaw(database, lawId, "boe");
+  const [law] = await database.db.select({ title: laws.title }).from(laws).where(eq(laws.id, lawId));
+  const [row] = await database.db
+    .insert(alertProfiles)
+    .values({
+      id: randomUUID(),
+      organizationId,
+      userId: input.groupId ? null : (input.userId ?? null),
+      groupId: input.groupId ?? null,
+      name: (input.name?.trim() || law?.title || lawId).slice(0, 200),
+      emailMode: input.emailMode,
+      language: input.language,
+      lawId,
+      lawBlocks: blockIds,
+    })
+    .returning();
+  return { follow: toFollow(row as typeof alertProfiles.$inferSelect) };
+}
+
+/** The follows a member sees: their own and their groups'. */
+export async function listFollows(database: Database, organizationId: string, userId: string, groupIds: string[]): Promise<Follow[]> {
+  const rows = await database.db
+    .select()
+    .from(alertProfiles)
+    .where(
+      and(
+        eq(alertProfiles.organizationId, organizationId),
+        isNotNull(alertProfiles.lawId),
+        groupIds.length ? or(eq(alertProfiles.userId, userId), inArray(alertProfiles.groupId, groupIds)) : eq(alertProfiles.userId, userId),
+      ),
+    );
+  return rows.map(toFollow);
+}
+
+/** Deletes a follow of the organisation (the caller checks it is the member's or their group's). */
+export async function deleteFollow(database: Database, organizationId: string, id: string): Promise<Follow | undefined> {
+  const [row] = await database.db
+    .delete(alertProfiles)
+    .where(and(eq(alertProfiles.id, id), eq(alertProfiles.organizationId, organizationId), isNotNull(alertProfiles.lawId)))
+    .returning();
+  return row ? toFollow(row) : undefined;
+}

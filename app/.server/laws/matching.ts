@@ -1,0 +1,199 @@
+/**
+ * A law change against the follows of every organisation: the alert profiles with that law_id
+ * (not muted) whose scope (whole law, a title/chapter standing for what it heads, or chosen
+ * blocks) covers a changed block, or every follower when an announcement names no article. As
+ * for documents (alerts/matching.ts): one alert_matches row per (change, profile) (the change id
+ * is the match's document id), and each new match enqueues its deliveries in the same
+ * transaction: in-app for each recipient (user, or the group's members), a ready mail ("mail"
+ * channel, with the new wording and the comparison link) when the profile mails immediately.
+ * Reach: consolidated BOE law is public to every organisation; an announcement is matched only
+ * for organisations its announcing document reaches (documents/reach.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { AlertDirectory, Recipient } from "../alerts/matching.ts";
+import type { Lang } from "../alerts/profiles.ts";
+import { deliveriesChannel } from "../alerts/inbox.ts";
+import type { Database } from "../db/client.ts";
+import { alertProfiles, lawAnnouncements, lawChanges, laws } from "../db/schema.ts";
+import { reachesDocument } from "../documents/reach.ts";
+import { type LawChangeView, lawAlertMail, lawAlertTitle } from "./alert-mail.ts";
+import type { ChangedBlockDetail } from "./changes.ts";
+import { coveredBlocks } from "./model.ts";
+import { loadBlocks } from "./store.ts";
+
+export interface LawMatchDeps {
+  directory: AlertDirectory;
+  siteUrl: string;
+  mailFrom: string;
+}
+
+export interface LawMatchResult {
+  candidates: number;
+  matched: number;
+  newMatches: number;
+  deliveries: number;
+}
+
+interface ProfileRow {
+  id: string;
+  organizationId: string;
+  userId: string | null;
+  groupId: string | null;
+  name: string;
+  emailMode: string;
+  lawBlocks: string[];
+}
+
+async function changeView(database: Database, changeId: string): Promise<LawChangeView | undefined> {
+  const [row] = await database.db
+    .select({ change: lawChanges, lawTitle: laws.title })
+    .from(lawChanges)
+    .innerJoin(laws, eq(laws.id, lawChanges.lawId))
+    .where(eq(lawChanges.id, changeId));
+  if (!row) return undefined;
+  const { change } = row;
+  const blocks = await loadBlocks(database, change.lawId);
+  const titleOf = new Map(blocks.map((b) => [b.blockId, b.title || b.blockId]));
+  const details = (change.details ?? {}) as { blocks?: ChangedBlockDetail[]; documentId?: string; relation?: string };
+  let act: LawChangeView["act"];
+  if (change.kind === "announced" && change.announcementId) {
+    const [a] = await database.db.select().from(lawAnnouncements).where(eq(lawAnnouncements.id, change.announcementId));
+    if (a) act = { id: a.actId, documentId: a.documentId, relation: a.relationText, publishedOn: a.publishedOn };
+  }
+  return {
+    changeId,
+    kind: change.kind === "announced" ? "announced" : "consolidated",
+    lawId: change.lawId,
+    lawTitle: row.lawTitle,
+    blockTitles: change.blockIds.map((id) => titleOf.get(id) ?? id),
+    blocks: details.blocks ?? [],
+    previousChangeId: change.previousChangeId,
+    ...(act ? { act } : {}),
+  };
+}
+
+export async function matchLawChange(database: Database, changeId: string, deps: LawMatchDeps): Promise<LawMatchResult> {
+  const none = { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
+  const view = await changeView(database, changeId);
+  if (!view) return none;
+  const [change] = await database.db.select().from(lawChanges).where(eq(lawChanges.id, changeId));
+  if (!change) return none;
+  const announcingDocument = view.act?.documentId ?? null;
+  const candidates = (await database.db
+    .select({
+      id: alertProfiles.id,
+      organizationId: alertProfiles.organizationId,
+      userId: alertProfiles.userId,
+      groupId: alertProfiles.groupId,
+      name: alertProfiles.name,
+      emailMode: alertProfiles.emailMode,
+      lawBlocks: alertProfiles.lawBlocks,
+    })
+    .from(alertProfiles)
+    .where(
+      and(
+        eq(alertProfiles.lawId, change.lawId),
+        eq(alertProfiles.muted, false),
+        ...(announcingDocument ? [reachesDocument(sql`${alertProfiles.organizationId}`, announcingDocument)] : []),
+      ),
+    )) as ProfileRow[];
+  const blocks = await loadBlocks(database, change.lawId);
+  const changed = change.blockIds;
+  const coverCache = new Map<string, Set<string>>();
+  const matched: Array<{ profile: ProfileRow; hits: string[] }> = [];
+  for (const profile of candidates) {
+    if (profile.lawBlocks.length === 0 || changed.length === 0) {
+      matched.push({ profile, hits: changed });
+      continue;
+    }
+    const key = [...profile.lawBlocks].sort().join("|");
+    let covered = coverCache.get(key);
+    if (!covered) {
+      covered = coveredBlocks(blocks, profile.lawBlocks);
+      coverCache.set(key, covered);
+    }
+    const hits = changed.filter((id) => covered.has(id));
+    if (hits.length > 0) matched.push({ profile, hits });
+  }
+  if (matched.length === 0) return { ...none, candidates: candidates.length };
+
+  const userIds = [...new Set(matched.flatMap(({ profile }) => (profile.userId ? [profile.userId] : [])))];
+  const groupIds = [...new Set(matched.flatMap(({ profile }) => (profile.groupId ? [profile.groupId] : [])))];
+  const [users, groups] = await Promise.all([
+    userIds.length ? deps.directory.users(userIds) : new Map<string, Recipient>(),
+    groupIds.length ? deps.directory.groupMembers(groupIds) : new Map<string, Recipient[]>(),
+  ]);
+  const titles: Record<Lang, string> = { es: lawAlertTitle(view, "es"), en: lawAlertTitle(view, "en") };
+  const titleOf = new Map(blocks.map((b) => [b.blockId, b.title || b.blockId]));
+
+  return database.db.transaction(async (tx) => {
+    const inserted: Array<{ id: string; profileId: string }> = [];
+    for (let i = 0; i < matched.length; i += 5000) {
+      const json = JSON.stringify(
+        matched.slice(i, i + 5000).map(({ profile, hits }) => ({
+          i: randomUUID(),
+          p: profile.id,
+          r: [{ law: change.lawId, kind: change.kind, blocks: hits.map((id) => titleOf.get(id) ?? id) }],
+        })),
+      );
+      const result = (await tx.execute(sql`
+        insert into alert_matches (id, document_id, profile_id, reasons)
+        select (r->>'i')::uuid, ${changeId}::uuid, (r->>'p')::uuid, r->'r' from jsonb_array_elements(${json}::jsonb) r
+        on conflict do nothing
+        returning id, profile_id`)) as unknown as { rows: Array<{ id: string; profile_id: string }> };
+      for (const row of result.rows) inserted.push({ id: row.id, profileId: row.profile_id });
+    }
+    const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
+    const rows: unknown[] = [];
+    for (const match of inserted) {
+      const profile = byId.get(match.profileId);
+      if (!profile) continue;
+      const recipients = profile.userId
+        ? [users.get(profile.userId)].filter((r): r is Recipient => Boolean(r))
+        : (groups.get(profile.groupId ?? "") ?? []);
+      for (const recipient of recipients) {
+        rows.push({
+          id: randomUUID(),
+          matchKey: match.id,
+          channel: "inapp",
+          recipient: recipient.userId,
+          organizationId: profile.organizationId,
+          payload: { userId: recipient.userId, documentId: changeId, profileId: profile.id, title: titles[recipient.language] },
+        });
+        if (profile.emailMode === "immediate") {
+          const deliveryId = randomUUID();
+          rows.push({
+            id: deliveryId,
+            matchKey: match.id,
+            channel: "mail",
+            recipient: recipient.userId,
+            organizationId: profile.organizationId,
+            payload: lawAlertMail(view, {
+              from: deps.mailFrom,
+              siteUrl: deps.siteUrl,
+              to: recipient.email,
+              language: recipient.language,
+              profileId: profile.id,
+              profileName: profile.name,
+              key: deliveryId,
+            }),
+          });
+        }
+      }
+    }
+    let enqueued = 0;
+    for (let i = 0; i < rows.length; i += 5000) {
+      const json = JSON.stringify(rows.slice(i, i + 5000));
+      const done = (await tx.execute(sql`
+        insert into deliveries (id, match_key, channel, recipient, organization_id, payload)
+        select (r->>'id')::uuid, r->>'matchKey', r->>'channel', r->>'recipient', r->>'organizationId', r->'payload'
+        from jsonb_array_elements(${json}::jsonb) r
+        on conflict do nothing
+        returning id`)) as unknown as { rows: unknown[] };
+      enqueued += done.rows.length;
+    }
+    if (enqueued > 0) await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
+    return { candidates: candidates.length, matched: matched.length, newMatches: inserted.length, deliveries: enqueued };
+  });
+}

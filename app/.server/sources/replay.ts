@@ -23,8 +23,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { sourcesFixturesDir } from "../fixtures-path.ts";
-import { consolidatedVersionsAnswer, isConsolidationQuery, isHiddenVersion } from "./eu-consolidated/replay.ts";
 import { type LawReplayState, newLawReplayState, resolveConsolidated } from "./consolidated/replay.ts";
+import { consolidatedVersionsAnswer, isConsolidationQuery, isHiddenVersion } from "./eu-consolidated/replay.ts";
 
 export interface ReplayFault {
   /** Matched against the request path with its query string. */

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Form, NavLink } from "react-router";
 import type { Locale } from "../../i18n/locales";
 import { ColorModeToggle } from "../layout/color-mode-toggle";
+import { lawsMessages } from "./laws/messages";
 import { alertMessages, appMessages } from "./messages";
 import { type AlertSummary, NotificationCentre } from "./notification-centre";
 
@@ -34,6 +35,7 @@ export function AppShell({
         { to: "/app/search", label: t.nav.search, end: false },
         { to: "/app/alerts", label: a.nav.alerts, end: false },
         { to: "/app/profiles", label: a.nav.profiles, end: false },
+        { to: "/app/laws", label: lawsMessages(locale).nav, end: false },
       ]
     : [];
   // Admin pages in one disclosure: eleven entries on one line wrapped the header on a laptop.

@@ -22,6 +22,7 @@ export default [
     route("documents", "routes/api/documents.ts"),
     route("documents/:id", "routes/api/document.ts"),
     route("documents/:id/corrections", "routes/api/document-corrections.ts"),
+    route("laws/:id/compare", "routes/api/law-compare.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
     route("sources", "routes/api/sources.ts"),
     route("sources/:id/run", "routes/api/source-run.ts"),

@@ -12,6 +12,8 @@ import { registerLaw } from "../../app/.server/laws/store.ts";
 import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { issueToken } from "../support/api-tokens.ts";
 import { memberInfo } from "../support/page-harness.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 
@@ -26,7 +28,8 @@ beforeAll(async () => {
   await registerLaw(database, LAW, "boe");
   const http = createSourceHttp({ userAgent: "test", source: "boe", perSecond: 10_000, retries: 0 });
   await pollConsolidated({ database, http, baseUrl: replay.url, log: silent }, { only: [LAW] });
-});
+  // A migrated PGlite and a whole law read and stored: slow on a loaded 2-core machine.
+}, 240_000);
 
 afterAll(async () => {
   await replay?.close();
@@ -34,7 +37,7 @@ afterAll(async () => {
 });
 
 const member = memberInfo({ organizationId: "org-a", userId: "user-a" });
-const meta = { ip: "127.0.0.1", userAgent: "test" };
+const meta = { headers: new Headers(), ip: "127.0.0.1", userAgent: "test" };
 
 describe("the law page", () => {
   it("today: every block in order, article 9 in its 2022 wording, its three versions with dates", async () => {
@@ -60,7 +63,9 @@ describe("the law page", () => {
     const in2020 = await lawPageView(database, member.organizationId, LAW, "2020-01-01", "2026-06-01");
     const a9 = in2020!.blocks.find((b) => b.blockId === "a9")!;
     expect(a9.versions.find((v) => v.current)?.normId).toBe("BOE-A-2019-15790");
-    expect(a9.paragraphs?.join(" ")).toContain("previa autorización por parte de la Secretaría General de Administración Digital");
+    expect(a9.paragraphs?.join(" ")).toContain(
+      "previa autorización por parte de la Secretaría General de Administración Digital",
+    );
     // The 2022 version is later than that date: flagged as entering into force later? No: it was not published yet.
     expect(a9.pending).toEqual([]);
     const in2016 = await lawPageView(database, member.organizationId, LAW, "2016-01-01", "2026-06-01");
@@ -71,7 +76,11 @@ describe("the law page", () => {
   });
 
   it("compares two versions by norm or by date; the default is the latest against the one before", async () => {
-    const byNorm = await compareVersions(database, LAW, { block: "a9", from: "BOE-A-2015-10565", to: "BOE-A-2019-15790" });
+    const byNorm = await compareVersions(database, LAW, {
+      block: "a9",
+      from: "BOE-A-2015-10565",
+      to: "BOE-A-2019-15790",
+    });
     if (!("view" in byNorm)) throw new Error(String(byNorm.problem));
     expect(byNorm.view.diff.identical).toBe(false);
     const p2 = byNorm.view.diff.rows.find((r) => r.kind === "changed");
@@ -112,5 +121,32 @@ describe("the law page", () => {
     expect((await unfollowFromForm(database, other, meta, follows[0]!.id)).ok).toBe(false);
     expect((await unfollowFromForm(database, member, meta, follows[0]!.id)).ok).toBe(true);
     expect(await followsOf(database, member, LAW)).toEqual([]);
+  });
+
+  it("GET /api/v1/laws/{id}/compare: declared in OpenAPI, answers valid against it, 404 and 401 too", async () => {
+    const api = await apiServicesFor(database);
+    const checker = openApiChecker(
+      (await (await callApi(api, "/api/v1/openapi.json")).json()) as Record<string, unknown>,
+    );
+    const { token } = await issueToken(database, { organizationId: "org-a", scope: "read" });
+    const path = "/api/v1/laws/{id}/compare";
+    const ok = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9&from=BOE-A-2015-10565&to=2020-01-01`, {
+      token,
+    });
+    const body = (await ok.json()) as {
+      from: { normId: string };
+      to: { normId: string };
+      rows: Array<{ kind: string }>;
+    };
+    expect(ok.status).toBe(200);
+    expect(checker.check(path, "get", 200, body)).toEqual([]);
+    expect([body.from.normId, body.to.normId]).toEqual(["BOE-A-2015-10565", "BOE-A-2019-15790"]);
+    expect(body.rows.some((r) => r.kind === "changed")).toBe(true);
+    const missing = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9&to=BOE-A-1999-1`, { token });
+    expect(missing.status).toBe(404);
+    expect(checker.check(path, "get", 404, await missing.json())).toEqual([]);
+    const anonymous = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9`);
+    expect(anonymous.status).toBe(401);
+    expect(checker.check(path, "get", 401, await anonymous.json())).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import * as correctionsRoute from "../../app/routes/api/corrections.ts";
 import * as documentRoute from "../../app/routes/api/document.ts";
 import * as documentCorrectionsRoute from "../../app/routes/api/document-corrections.ts";
 import * as documentsRoute from "../../app/routes/api/documents.ts";
+import * as lawCompareRoute from "../../app/routes/api/law-compare.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as openApiRoute from "../../app/routes/api/openapi.ts";
 import * as sourceRunRoute from "../../app/routes/api/source-run.ts";
@@ -70,6 +71,7 @@ const paramRoutes: Array<[RegExp, RouteModule]> = [
   [/^\/api\/v1\/documents\/([^/]+)$/, documentRoute],
   [/^\/api\/v1\/documents\/([^/]+)\/corrections$/, documentCorrectionsRoute],
   [/^\/api\/v1\/sources\/([^/]+)\/run$/, sourceRunRoute],
+  [/^\/api\/v1\/laws\/([^/]+)\/compare$/, lawCompareRoute],
 ];
 
 export async function callApi(api: ApiServices, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {

@@ -5,6 +5,7 @@
 import "./audit.ts";
 import "./corrections.ts";
 import "./documents.ts";
+import "./law-compare.ts";
 import "./meta.ts";
 import "./sources.ts";
 import "./taxonomy.ts";

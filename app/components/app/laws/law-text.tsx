@@ -12,12 +12,8 @@ export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageVie
       {view.blocks.map((block) => {
         const Heading = block.heading ? "h2" : "h3";
         return (
-          <section
-            key={block.blockId}
-            id={block.anchor}
-            className="law-block mb-4"
-            aria-labelledby={`${block.anchor}-t`}
-          >
+          // Not a region landmark: a law repeats headings ("CAPÍTULO I" under each title).
+          <div key={block.blockId} id={block.anchor} className="law-block mb-4">
             <Heading id={`${block.anchor}-t`} className={block.heading ? "h5 mt-4" : "h6 fw-semibold"}>
               {block.title}
             </Heading>
@@ -89,7 +85,7 @@ export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageVie
                 </div>
               </details>
             ) : null}
-          </section>
+          </div>
         );
       })}
     </div>

@@ -61,7 +61,8 @@ beforeAll(async () => {
     MAIL_FROM: "alertas@vigia.example",
   });
   browser = await launchBrowser();
-}, 180_000);
+  // A built app on a fresh PGlite: minutes on a 2-core machine shared by eight engineers.
+}, 420_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -147,8 +147,10 @@ describe("following articles of a law in the browser", () => {
     const moved = await pollLaws("2018-12-06");
     expect(moved.laws.map((l) => [l.status, l.writes.map((w) => w.blockId)])).toEqual([["changed", ["a28"]]]);
     // Exactly one alert, for article 28, in-app…
-    const inApp = await server.app.database.db.select().from(alerts);
-    expect(inApp).toHaveLength(1);
+    // (the delivery worker turns the match into the in-app alert and the mail)
+    await expect
+      .poll(async () => (await server.app.database.db.select().from(alerts)).length, { timeout: 60_000 })
+      .toBe(1);
     // …and by mail through the SMTP peer, naming article 28 and not 32.
     await expect.poll(() => smtp.messages.length, { timeout: 30_000 }).toBe(1);
     const mail = smtp.messages[0]!;

@@ -9,6 +9,7 @@ import type { Database } from "../../db/client.ts";
 import { lawBlocks, lawBlockVersions, laws } from "../../db/schema.ts";
 import { parseAt } from "../errors.ts";
 import { SourceFetchError, type SourceHttp } from "../http.ts";
+import type { BlockWriteResult } from "../../laws/store.ts";
 import { isObj } from "../xml.ts";
 import { applyEuVersion, type EuStoredBlock } from "./compare.ts";
 import { EU_CONSOLIDATED_PARSER, parseEuConsolidated, splitConsolidatedCelex } from "./parse.ts";
@@ -85,6 +86,10 @@ export interface EuSyncResult {
   applied: string[];
   /** Block ids with a new wording (or gone) in this run. */
   changed: string[];
+  /** True when the act had no version stored before this run (its first read alerts nobody). */
+  first: boolean;
+  /** The new wordings per block, in the shape law changes are recorded from (laws/changes.ts). */
+  writes: BlockWriteResult[];
 }
 
 /**
@@ -103,7 +108,7 @@ export async function syncEuLaw(
   const metadata = (row?.metadata ?? {}) as EuLawMetadata;
   const known = new Set(metadata.euVersions ?? []);
   const fresh = versions.filter((v) => !known.has(v.celex));
-  const result: EuSyncResult = { lawId: actCelex, applied: [], changed: [] };
+  const result: EuSyncResult = { lawId: actCelex, applied: [], changed: [], first: known.size === 0, writes: [] };
   if (fresh.length === 0) {
     await db.update(laws).set({ checkedAt: new Date() }).where(eq(laws.id, actCelex));
     return result;
@@ -184,6 +189,21 @@ export async function syncEuLaw(
     modifiers = applied.modifiers;
     stored = applied.blocks;
     result.applied.push(version.celex);
+    for (const v of applied.versions) {
+      let write = result.writes.find((w) => w.blockId === v.blockId);
+      if (!write) {
+        write = { blockId: v.blockId, added: [], corrected: [] };
+        result.writes.push(write);
+      }
+      write.added.push({
+        normId: v.normId,
+        publishedOn: v.publishedOn,
+        inForceOn: v.inForceOn,
+        html: v.html,
+        text: v.text,
+        hash: v.hash,
+      });
+    }
     for (const id of applied.changed) if (!result.changed.includes(id)) result.changed.push(id);
   }
   return result;

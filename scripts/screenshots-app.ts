@@ -11,6 +11,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../app/.server/db/migrate.ts";
+import { registerLaw } from "../app/.server/laws/store.ts";
+import { pollConsolidated } from "../app/.server/sources/consolidated/poll.ts";
+import { createSourceHttp } from "../app/.server/sources/http.ts";
+import { startReplayServer } from "../app/.server/sources/replay.ts";
 import { launchBrowser, visitorUserAgent } from "../tests/support/browser.ts";
 import { ingestRecorded } from "../tests/support/documents-fixtures.ts";
 import { setupOwnerOverHttp } from "../tests/support/http-session.ts";
@@ -24,6 +28,19 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "app-screens-"));
 const database = await openDatabase({ pgliteDir: path.join(dataDir, "db") });
 await migrate(database, defaultMigrationsDir);
 const ids = await ingestRecorded(database, ["2018-12-06"]);
+// A followed law with its versions (Ley 39/2015), read through the replay.
+await registerLaw(database, "BOE-A-2015-10565", "boe");
+const lawReplay = await startReplayServer();
+await pollConsolidated(
+  {
+    database,
+    http: createSourceHttp({ userAgent: "screenshots", source: "boe", perSecond: 10_000, retries: 0 }),
+    baseUrl: lawReplay.url,
+    log: { info() {}, warn() {} },
+  },
+  { only: ["BOE-A-2015-10565"] },
+);
+await lawReplay.close();
 await database.close();
 const documentId = ids.get("BOE-A-2018-16673") ?? "";
 
@@ -93,7 +110,15 @@ const pages: [string, string][] = [
   ["sources", "/app/admin/sources"],
   ["deliveries", "/app/admin/deliveries"],
   ["audit", "/app/admin/audit?verify=1"],
+  ["laws", "/app/laws"],
+  ["law", "/app/laws/BOE-A-2015-10565#b-a9"],
+  ["law-compare", "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790"],
+  ["law-compare-side", "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790&view=side"],
 ];
+// `--only law,law-compare`: just those pages.
+const onlyIndex = process.argv.indexOf("--only");
+const only = onlyIndex >= 0 ? (process.argv[onlyIndex + 1] ?? "").split(",") : undefined;
+if (only) pages.splice(0, pages.length, ...pages.filter(([name]) => only.includes(name)));
 const origin = new URL(server.url);
 const cookies = owner.cookie
   .split(/;\s*/)
@@ -129,7 +154,8 @@ try {
             await page.locator(".app-admin-menu summary").focus();
             await page.keyboard.press("Enter");
           }
-          await page.screenshot({ path: file, fullPage: name !== "admin-menu" });
+          // A whole law is metres long: its page is shot at the viewport (opened at article 9).
+          await page.screenshot({ path: file, fullPage: name !== "admin-menu" && name !== "law" });
           console.log(file);
           await context.close();
         }

@@ -24,6 +24,7 @@ import * as lawRoute from "../../app/routes/api/law.ts";
 import * as lawBlockVersionsRoute from "../../app/routes/api/law-block-versions.ts";
 import * as lawTextRoute from "../../app/routes/api/law-text.ts";
 import * as lawsRoute from "../../app/routes/api/laws.ts";
+import * as lawCompareRoute from "../../app/routes/api/law-compare.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as obligationRoute from "../../app/routes/api/obligation.ts";
 import * as obligationsRoute from "../../app/routes/api/obligations.ts";
@@ -92,6 +93,7 @@ const paramRoutes: Array<[RegExp, RouteModule]> = [
   [/^\/api\/v1\/laws\/([^/]+)$/, lawRoute],
   [/^\/api\/v1\/laws\/([^/]+)\/text$/, lawTextRoute],
   [/^\/api\/v1\/laws\/(?<id>[^/]+)\/blocks\/(?<blockId>[^/]+)\/versions$/, lawBlockVersionsRoute],
+  [/^\/api\/v1\/laws\/([^/]+)\/compare$/, lawCompareRoute],
 ];
 
 export async function callApi(api: ApiServices, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {

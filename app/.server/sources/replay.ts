@@ -12,6 +12,8 @@
  * (`log`; `busiestWindow` counts the most requests of one source inside any window, so a test
  * fails above 2 per second). `publish({ date, from, at })` serves a recorded day's summary as
  * another day's (today's), 404 until the moment `at`: a publication at a chosen moment.
+ * `moveEuTo(date)` (control: POST /__replay/eu-date `{ "date" }`) hides EU consolidated versions
+ * dated after it (eu-consolidated/replay.ts).
  * Summaries carry an ETag and a Last-Modified and honour If-None-Match / If-Modified-Since
  * with a 304, as a source that honours conditional requests.
  */
@@ -22,6 +24,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { sourcesFixturesDir } from "../fixtures-path.ts";
 import { type LawReplayState, newLawReplayState, resolveConsolidated } from "./consolidated/replay.ts";
+import { consolidatedVersionsAnswer, isConsolidationQuery, isHiddenVersion } from "./eu-consolidated/replay.ts";
 
 export interface ReplayFault {
   /** Matched against the request path with its query string. */
@@ -69,6 +72,8 @@ export interface ReplayServer {
   log: ReplayRequest[];
   /** Serves a recorded day's summary as `date`'s from the moment `at`. */
   publish(publication: ReplayPublication): void;
+  /** EU consolidated versions dated after `date` (YYYY-MM-DD) hidden; null shows them all. */
+  moveEuTo(date: string | null): void;
   /** Consolidated laws as they stood on `date` (YYYY-MM-DD; null: as recorded), for one law or all (consolidated/replay.ts). */
   setLawDate(date: string | null, lawId?: string): void;
   /** The consolidated-legislation change list answers (default) or 404s. */
@@ -131,6 +136,7 @@ function resolve(
   accept: string,
   body: string,
   laws: LawReplayState,
+  euAsOf: string | null = null,
 ): { file?: string; text?: string; type: string } | undefined {
   const p = decodeURIComponent(url.pathname);
   const law = method === "GET" ? resolveConsolidated(root, laws, url, p, accept) : "not-mine";
@@ -170,6 +176,10 @@ function resolve(
           ? (new URLSearchParams(body).get("query") ?? "")
           : body
         : (url.searchParams.get("query") ?? "");
+    if (isConsolidationQuery(query)) {
+      const text = consolidatedVersionsAnswer(root, query, euAsOf);
+      return { text, type: "application/sparql-results+json; charset=utf-8" };
+    }
     const vars = ["celex", "eli", "title", "date", "entryForce", "endValidity", "force", "rtype", "author"];
     const bindings: unknown[] = [];
     for (const celex of new Set(query.match(CELEX_IN_TEXT) ?? [])) {
@@ -236,6 +246,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
   const requests: string[] = [];
   const log: ReplayRequest[] = [];
   const publications = new Map<string, Required<ReplayPublication>>();
+  let euAsOf: string | null = null;
   const hanging = new Set<ServerResponse>();
   const laws = newLawReplayState();
 
@@ -248,6 +259,12 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     if (pathname === "/__replay/reset" && req.method === "POST") {
       log.length = 0;
       requests.length = 0;
+      return json(200, {});
+    }
+    if (pathname === "/__replay/eu-date" && req.method === "POST") {
+      const { date } = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { date?: string | null };
+      if (date != null && !/^\d{4}-\d{2}-\d{2}$/.test(date)) return json(422, {});
+      euAsOf = date ?? null;
       return json(200, {});
     }
     if (pathname === "/__replay/publish" && req.method === "POST") {
@@ -311,7 +328,9 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
           : undefined;
       modified = publication.at;
     } else {
-      found = resolve(root, req.method ?? "GET", url, accept, body, laws);
+      found = isHiddenVersion(url.pathname, euAsOf)
+        ? undefined
+        : resolve(root, req.method ?? "GET", url, accept, body, laws, euAsOf);
       if (found?.file && summaryDay) modified = statSync(found.file).mtimeMs;
     }
     if (!found) {
@@ -360,6 +379,9 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     log,
     publish(publication) {
       publications.set(publication.date, { ...publication, at: publication.at ?? Date.now() });
+    },
+    moveEuTo(date) {
+      euAsOf = date;
     },
     setLawDate(date, lawId) {
       if (date === null) laws.asOf.delete(lawId ?? "*");

@@ -3,6 +3,7 @@ import { Form, NavLink } from "react-router";
 import type { Locale } from "../../i18n/locales";
 import { ColorModeToggle } from "../layout/color-mode-toggle";
 import { evidenceMessages } from "./evidence/messages";
+import { lawsMessages } from "./laws/messages";
 import { alertMessages, appMessages } from "./messages";
 import { type AlertSummary, NotificationCentre } from "./notification-centre";
 import { triageMessages } from "./triage/fields";
@@ -40,6 +41,7 @@ export function AppShell({
         { to: "/app/triage", label: triageMessages(locale).nav.triage, end: false },
         { to: "/app/obligations", label: triageMessages(locale).nav.obligations, end: false },
         { to: "/app/overview", label: e.overview, end: false },
+        { to: "/app/laws", label: lawsMessages(locale).nav, end: false },
       ]
     : [];
   // Admin pages in one disclosure: eleven entries on one line wrapped the header on a laptop.

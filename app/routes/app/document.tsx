@@ -15,6 +15,7 @@ import {
   RemovedAreas,
 } from "../../components/app/documents/document-corrections";
 import { DocumentText } from "../../components/app/documents/document-text";
+import { AmendsLaws } from "../../components/app/laws/amends-laws";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { ObligationsPanel, TriagePanel, type TriageResult } from "../../components/app/triage/triage-panel";
@@ -412,6 +413,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               <h2 id="doc-relations" className="h5">
                 {t.relations}
               </h2>
+              <AmendsLaws locale={locale} relations={doc.relations} />
               {doc.relations.length === 0 ? <p className="small mb-0">{t.noRelations}</p> : null}
               <ul className="list-unstyled small mb-0" data-testid="relations">
                 {doc.relations.map((relation) => (

@@ -1,0 +1,196 @@
+import { Form } from "react-router";
+import type { Locale } from "../../../i18n/locales";
+import { fill } from "../messages";
+import { formatLawDate, type LawsMessages } from "./messages";
+
+export interface TocBlock {
+  blockId: string;
+  anchor: string;
+  title: string;
+  heading: boolean;
+  depth: number;
+  latestDate: string;
+  expiresOn: string | null;
+}
+
+export interface FollowItem {
+  id: string;
+  blockIds: string[];
+  groupName: string | null;
+}
+
+export interface FollowResult {
+  ok: boolean;
+  failure?: string;
+  what?: { whole: boolean; titles: string[] };
+  unfollowed?: boolean;
+}
+
+/** The outcome of a follow or unfollow form, in the member's language. */
+export function FollowMessage({ t, result }: { t: LawsMessages; result: FollowResult | undefined }) {
+  if (!result) return null;
+  const f = t.page.follow;
+  const what = result.what?.whole ? t.list.wholeLaw : (result.what?.titles ?? []).join(", ");
+  if (result.ok) {
+    return (
+      <div className="alert alert-success" role="status">
+        {fill(result.unfollowed ? f.unfollowed : f.done, { what })}
+      </div>
+    );
+  }
+  const failure =
+    result.failure === "noBlocks" || result.failure === "badBlocks"
+      ? f.noBlocks
+      : result.failure === "badGroup"
+        ? f.badGroup
+        : result.failure === "lawNotFound" || result.failure === "badLawId"
+          ? t.list.idHint
+          : undefined;
+  return failure ? (
+    <div className="alert alert-danger" role="alert">
+      {failure}
+    </div>
+  ) : null;
+}
+
+/**
+ * The law's table of contents inside the follow form: each entry links to its block and has a
+ * checkbox to follow it (a title or chapter covers what it heads); then whole law or ticked
+ * parts, for me or a group, mail now or in-app only. Works without JavaScript.
+ */
+export function LawFollowForm({
+  t,
+  lawId,
+  blocks,
+  follows,
+  groups,
+  locale,
+}: {
+  t: LawsMessages;
+  lawId: string;
+  blocks: TocBlock[];
+  follows: FollowItem[];
+  groups: Array<{ id: string; name: string }>;
+  locale: Locale;
+}) {
+  const p = t.page;
+  const f = p.follow;
+  const titles = new Map(blocks.map((b) => [b.blockId, b.title]));
+  return (
+    <>
+      {follows.length > 0 ? (
+        <section aria-labelledby="law-follows" className="mb-3">
+          <h2 id="law-follows" className="h6">
+            {f.following}
+          </h2>
+          <ul className="list-unstyled small">
+            {follows.map((follow) => {
+              const what =
+                follow.blockIds.length === 0
+                  ? t.list.wholeLaw
+                  : follow.blockIds.map((id) => titles.get(id) ?? id).join(", ");
+              return (
+                <li key={follow.id} className="d-flex gap-2 align-items-start mb-1">
+                  <span className="me-auto">
+                    {what}
+                    {follow.groupName ? ` · ${fill(t.list.group, { name: follow.groupName })}` : ` · ${t.list.me}`}
+                  </span>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="unfollow" />
+                    <input type="hidden" name="id" value={follow.id} />
+                    <button
+                      type="submit"
+                      className="btn btn-sm btn-outline-secondary"
+                      aria-label={`${f.unfollow}: ${what}`}
+                    >
+                      {f.unfollow}
+                    </button>
+                  </Form>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+      <Form method="post" aria-labelledby="law-follow-heading" className="card card-body mb-3">
+        <input type="hidden" name="intent" value="follow" />
+        <input type="hidden" name="law" value={lawId} />
+        <h2 id="law-follow-heading" className="h5">
+          {f.heading}
+        </h2>
+        <p className="small text-body-secondary">{f.lead}</p>
+        <fieldset className="mb-2">
+          <legend className="form-label fs-6">{f.scope}</legend>
+          <div className="form-check">
+            <input className="form-check-input" type="radio" name="scope" value="law" id="scope-law" defaultChecked />
+            <label className="form-check-label" htmlFor="scope-law">
+              {f.whole}
+            </label>
+          </div>
+          <div className="form-check">
+            <input className="form-check-input" type="radio" name="scope" value="blocks" id="scope-blocks" />
+            <label className="form-check-label" htmlFor="scope-blocks">
+              {f.chosen}
+            </label>
+          </div>
+        </fieldset>
+        <div className="mb-2">
+          <label htmlFor="follow-audience" className="form-label">
+            {f.audience}
+          </label>
+          <select id="follow-audience" name="audience" className="form-select">
+            <option value="me">{f.me}</option>
+            {groups.map((g) => (
+              <option key={g.id} value={`group:${g.id}`}>
+                {fill(f.group, { name: g.name })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="mb-3">
+          <label htmlFor="follow-mail" className="form-label">
+            {f.mail}
+          </label>
+          <select id="follow-mail" name="mail" className="form-select">
+            <option value="immediate">{f.mailNow}</option>
+            <option value="off">{f.mailOff}</option>
+          </select>
+        </div>
+        <button type="submit" className="btn btn-primary mb-3">
+          {f.submit}
+        </button>
+        <nav aria-labelledby="law-toc-heading">
+          <h2 id="law-toc-heading" className="h6">
+            {p.toc}
+          </h2>
+          <ul className="list-unstyled law-toc small mb-0">
+            {blocks.map((block) => (
+              <li
+                key={block.blockId}
+                className={`d-flex gap-2 align-items-start${block.heading ? " law-toc-heading" : ""}`}
+                style={{ paddingLeft: `${Math.max(0, Math.min(block.depth, 6) - 1) * 0.5}rem` }}
+              >
+                <input
+                  className="form-check-input flex-shrink-0 mt-1"
+                  type="checkbox"
+                  name="block"
+                  value={block.blockId}
+                  id={`follow-${block.anchor}`}
+                  aria-label={fill(f.pick, { title: block.title })}
+                />
+                <span>
+                  <a href={`#${block.anchor}`}>{block.title}</a>
+                  <span className="d-block text-body-secondary">
+                    {block.expiresOn
+                      ? fill(p.repealed, { date: formatLawDate(block.expiresOn, locale) })
+                      : fill(p.tocLast, { date: formatLawDate(block.latestDate, locale) })}
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,161 @@
+import { data, Form, Link } from "react-router";
+import { appLocale, requireMember } from "../../.server/auth/guard";
+import { servicesContext } from "../../.server/context";
+import { compareVersions } from "../../.server/laws/compare-page";
+import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
+import { DiffLegend, InlineDiff, SideBySideDiff } from "../../components/app/laws/word-diff";
+import { fill } from "../../components/app/messages";
+import type { Route } from "./+types/law-compare";
+
+export const handle = { layout: "bare" };
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requireMember(context, "documents.read");
+  const locale = appLocale(context);
+  const database = context.get(servicesContext).api.database;
+  const url = new URL(request.url);
+  const result = await compareVersions(database, params.id, {
+    block: url.searchParams.get("block"),
+    from: url.searchParams.get("from"),
+    to: url.searchParams.get("to"),
+  });
+  if ("problem" in result && result.problem === "law") throw data("Not found", { status: 404 });
+  const side = url.searchParams.get("view") === "side";
+  if ("problem" in result) {
+    return data(
+      { locale, lawId: params.id, side, view: null, problem: result.problem, query: url.search },
+      { status: result.problem === "block" || result.problem === "version" ? 404 : 200 },
+    );
+  }
+  return { locale, lawId: params.id, side, view: result.view, problem: null, query: url.search };
+}
+
+export default function LawCompare({ loaderData }: Route.ComponentProps) {
+  const { locale, lawId, side, view, problem } = loaderData;
+  const t = lawsMessages(locale);
+  const c = t.compare;
+  const lawPath = `/app/laws/${encodeURIComponent(lawId)}`;
+  const versionLabel = (v: { normId: string; publishedOn: string; inForceOn: string | null }) =>
+    fill(c.version, {
+      norm: v.normId,
+      published: formatLawDate(v.publishedOn, locale),
+      inForce: v.inForceOn ? formatLawDate(v.inForceOn, locale) : c.noInForce,
+    });
+  if (!view) {
+    return (
+      <>
+        <h1 className="h3">{c.title}</h1>
+        <div className="alert alert-warning" role="alert">
+          {problem ? c.problems[problem as keyof typeof c.problems] : null}
+        </div>
+        <Link to={lawPath}>{c.back}</Link>
+      </>
+    );
+  }
+  const params = (next: Record<string, string>) =>
+    `?${new URLSearchParams({ block: view.block.blockId, from: view.from.normId, to: view.to.normId, ...next })}`;
+  return (
+    <>
+      <p className="small mb-1 law-no-print">
+        <Link to={`${lawPath}#${`b-${view.block.blockId.replace(/[^A-Za-z0-9_-]/g, "_")}`}`}>{c.back}</Link>
+      </p>
+      <p className="small text-body-secondary mb-1">{view.law.title}</p>
+      <h1 className="h3">
+        {c.title}: {view.block.title}
+      </h1>
+      <p className="text-body-secondary">{fill(c.lead, { block: view.block.title })}</p>
+      <Form method="get" className="row g-2 align-items-end mb-3 law-no-print">
+        <div className="col-md-4">
+          <label htmlFor="cmp-block" className="form-label">
+            {c.block}
+          </label>
+          <select id="cmp-block" name="block" className="form-select" defaultValue={view.block.blockId}>
+            {view.comparable.map((b) => (
+              <option key={b.blockId} value={b.blockId}>
+                {b.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-md-3">
+          <label htmlFor="cmp-from" className="form-label">
+            {c.from}
+          </label>
+          <select id="cmp-from" name="from" className="form-select" defaultValue={view.from.normId}>
+            {view.versions.map((v) => (
+              <option key={v.normId} value={v.normId}>
+                {`${v.normId} (${formatLawDate(v.inForceOn ?? v.publishedOn, locale)})`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-md-3">
+          <label htmlFor="cmp-to" className="form-label">
+            {c.to}
+          </label>
+          <select id="cmp-to" name="to" className="form-select" defaultValue={view.to.normId}>
+            {view.versions.map((v) => (
+              <option key={v.normId} value={v.normId}>
+                {`${v.normId} (${formatLawDate(v.inForceOn ?? v.publishedOn, locale)})`}
+              </option>
+            ))}
+          </select>
+        </div>
+        {side ? <input type="hidden" name="view" value="side" /> : null}
+        <div className="col-md-2">
+          <button type="submit" className="btn btn-primary w-100">
+            {c.submit}
+          </button>
+        </div>
+      </Form>
+      <dl className="small mb-2">
+        <dt>{c.before}</dt>
+        <dd>
+          <a href={view.from.href} rel="noopener noreferrer">
+            {versionLabel(view.from)}
+          </a>
+        </dd>
+        <dt>{c.after}</dt>
+        <dd>
+          <a href={view.to.href} rel="noopener noreferrer">
+            {versionLabel(view.to)}
+          </a>
+        </dd>
+      </dl>
+      <nav aria-label={c.title} className="mb-3 law-no-print">
+        <ul className="nav nav-pills">
+          <li className="nav-item">
+            <a
+              className={`nav-link${side ? "" : " active"}`}
+              href={params({})}
+              aria-current={side ? undefined : "page"}
+            >
+              {c.inline}
+            </a>
+          </li>
+          <li className="nav-item">
+            <a
+              className={`nav-link${side ? " active" : ""}`}
+              href={params({ view: "side" })}
+              aria-current={side ? "page" : undefined}
+            >
+              {c.side}
+            </a>
+          </li>
+        </ul>
+      </nav>
+      <p role="status" className="fw-semibold">
+        {view.diff.identical
+          ? c.identical
+          : fill(c.summary, {
+              inserted: view.diff.insertedWords,
+              deleted: view.diff.deletedWords,
+              paragraphs: view.diff.changedParagraphs,
+            })}
+      </p>
+      <DiffLegend t={c} />
+      {side ? <SideBySideDiff rows={view.diff.rows} t={c} /> : <InlineDiff rows={view.diff.rows} t={c} />}
+      <p className="small text-body-secondary law-no-print">{c.print}</p>
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+import { data, Form, Link } from "react-router";
+import { organisationGroups } from "../../.server/alerts/profile-admin";
+import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
+import { can } from "../../.server/auth/permissions";
+import { servicesContext } from "../../.server/context";
+import { followFromForm, followsOf, unfollowFromForm } from "../../.server/laws/follow-page";
+import { isIsoDate, lawPageView, madridToday } from "../../.server/laws/page";
+import { startEuSync } from "../../.server/sources/eu-consolidated/run";
+import { FormAlert } from "../../components/app/form-field";
+import { FollowMessage, LawFollowForm } from "../../components/app/laws/follow-form";
+import { LawText } from "../../components/app/laws/law-text";
+import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
+import { fill } from "../../components/app/messages";
+import type { Route } from "./+types/law";
+
+export const handle = { layout: "bare" };
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const member = requireMember(context, "documents.read");
+  const locale = appLocale(context);
+  const database = context.get(servicesContext).api.database;
+  const url = new URL(request.url);
+  const asked = url.searchParams.get("date");
+  const today = madridToday();
+  const badDate = asked !== null && asked !== "" && !isIsoDate(asked);
+  const date = asked && isIsoDate(asked) ? asked : today;
+  const view = await lawPageView(database, member.organizationId, params.id, date, today);
+  if (!view) throw data("Not found", { status: 404 });
+  const [follows, groups] = await Promise.all([
+    followsOf(database, member, params.id),
+    can(member, "profiles.manage_group") ? organisationGroups(database, member.organizationId) : Promise.resolve([]),
+  ]);
+  return data(
+    { locale, view, badDate, askedDate: badDate ? asked : null, follows, groups },
+    { status: badDate ? 400 : 200 },
+  );
+}
+
+/** intent=follow (scope, block…, audience, mail) or intent=unfollow (id): plain POST forms, audited. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const member = requireMember(context, "alerts.use");
+  const services = context.get(servicesContext);
+  const database = services.api.database;
+  const meta = requestMeta(request, context);
+  const form = await request.formData();
+  if (form.get("intent") === "unfollow") {
+    const result = await unfollowFromForm(database, member, meta, String(form.get("id") ?? ""));
+    return data(result, { status: result.ok ? 200 : 404 });
+  }
+  const result = await followFromForm(database, member, meta, form, params.id);
+  if (result.ok && result.lawId && !/^BOE-/.test(result.lawId) && services.config) {
+    startEuSync(services.config, database, services.log, result.lawId);
+  }
+  return data(result, { status: result.ok ? 200 : 422 });
+}
+
+export default function LawPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale, view, badDate, askedDate, follows, groups } = loaderData;
+  const t = lawsMessages(locale);
+  const p = t.page;
+  return (
+    <>
+      <p className="small text-body-secondary mb-1">
+        {p.source[view.law.source]} · {view.law.id}
+      </p>
+      <h1 className="h3">{view.law.title}</h1>
+      <p className="small">
+        <a href={view.law.officialUrl} rel="noopener noreferrer">
+          {p.official}
+        </a>
+        {view.law.updatedAt ? ` · ${fill(p.updated, { date: formatLawDate(view.law.updatedAt, locale) })}` : null}
+        {" · "}
+        {view.law.source === "eu" ? p.attributionEu : p.attribution}
+      </p>
+      {view.announcements.length > 0 ? (
+        <section className="alert alert-warning" aria-labelledby="law-pending">
+          <h2 id="law-pending" className="h6 mb-1">
+            {p.pendingBanner}
+          </h2>
+          <p className="mb-1 small">{p.pendingLead}</p>
+          <ul className="mb-0 small">
+            {view.announcements.map((a) => (
+              <li key={a.actId}>
+                <a href={a.href}>{a.actId}</a> ({formatLawDate(a.publishedOn, locale)}): {a.relation} {a.relationText}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <FollowMessage t={t} result={actionData} />
+      <FormAlert kind="danger">{badDate ? `${p.badDate} (${askedDate ?? ""})` : undefined}</FormAlert>
+      <div className="row g-4">
+        <div className="col-lg-4 law-no-print">
+          <LawFollowForm
+            t={t}
+            lawId={view.law.id}
+            blocks={view.blocks}
+            follows={follows}
+            groups={groups}
+            locale={locale}
+          />
+        </div>
+        <div className="col-lg-8">
+          <section aria-labelledby="law-date-heading" className="mb-4 law-no-print">
+            <h2 id="law-date-heading" className="h5">
+              {p.dateHeading}
+            </h2>
+            <Form method="get" className="d-flex flex-wrap gap-2 align-items-end">
+              <div>
+                <label htmlFor="law-date" className="form-label mb-1">
+                  {p.dateLabel}
+                </label>
+                <input
+                  id="law-date"
+                  type="date"
+                  name="date"
+                  className="form-control"
+                  defaultValue={view.date}
+                  aria-describedby="law-date-hint"
+                />
+              </div>
+              <button type="submit" className="btn btn-primary">
+                {p.showDate}
+              </button>
+              {view.isToday ? null : (
+                <Link to={`/app/laws/${encodeURIComponent(view.law.id)}`} className="btn btn-link">
+                  {p.today}
+                </Link>
+              )}
+            </Form>
+            <p id="law-date-hint" className="form-text">
+              {p.dateHint}
+            </p>
+          </section>
+          <p className="fw-semibold" data-testid="law-date">
+            {fill(view.isToday ? p.inForceToday : p.inForceOn, { date: formatLawDate(view.date, locale) })}
+          </p>
+          <LawText t={t} view={view} locale={locale} />
+        </div>
+      </div>
+    </>
+  );
+}

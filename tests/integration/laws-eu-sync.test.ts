@@ -1,0 +1,81 @@
+/**
+ * EU consolidated versions through the replay: the act's versions listed by SPARQL, only new
+ * versions fetched, stored in the law tables (source 'eu'); the replay moved in time makes a
+ * new version appear.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../app/.server/db/client.ts";
+import { lawBlocks, lawBlockVersions, laws } from "../../app/.server/db/schema.ts";
+import { actCelexOf, syncEuLaw } from "../../app/.server/sources/eu-consolidated/sync.ts";
+import { createSourceHttp } from "../../app/.server/sources/http.ts";
+import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import { openMigratedDatabase } from "../support/platform-db.ts";
+
+let replay: ReplayServer;
+let database: Database;
+
+beforeAll(async () => {
+  replay = await startReplayServer();
+  database = await openMigratedDatabase();
+});
+
+afterAll(async () => {
+  await replay?.close();
+  await database?.close();
+});
+
+const http = () => createSourceHttp({ userAgent: "test", source: "cellar", perSecond: 1000, retries: 0 });
+const urls = () => ({ cellarSparqlUrl: replay.sparqlUrl, cellarUrl: replay.url });
+const textRequests = () => replay.requests.filter((r) => r.includes("/resource/celex/"));
+
+describe("EU consolidated versions stored as a law", () => {
+  it("reads the CELEX number a member types", () => {
+    expect(actCelexOf("32014R0596")).toBe("32014R0596");
+    expect(actCelexOf("https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:32014R0596")).toBe("32014R0596");
+    expect(actCelexOf("BOE-A-2015-10565")).toBeNull();
+  });
+
+  it("as of 2023: two versions; a second poll fetches no text; moved on: the new article 21a", async () => {
+    replay.moveEuTo("2023-12-31");
+    const first = await syncEuLaw(database, http(), urls(), "32014R0596");
+    expect(first.applied).toEqual(["02014R0596-20160703", "02014R0596-20210101"]);
+    expect(textRequests()).toHaveLength(2);
+    const [law] = await database.db.select().from(laws).where(eq(laws.id, "32014R0596"));
+    expect(law?.source).toBe("eu");
+    expect(law?.title).toMatch(/REGULATION \(EU\) No 596\/2014/);
+    const art17 = await database.db
+      .select()
+      .from(lawBlockVersions)
+      .where(and(eq(lawBlockVersions.lawId, "32014R0596"), eq(lawBlockVersions.blockId, "art_17")));
+    expect(art17.map((v) => [v.normId, v.publishedOn]).sort()).toEqual([
+      ["32014R0596", "2016-07-03"],
+      ["32019R2115", "2021-01-01"],
+    ]);
+    expect(art17[0]?.sourceUrl).toMatch(/\/resource\/celex\/02014R0596-20\d{6}$/);
+    expect(art17[0]?.payloadHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const again = await syncEuLaw(database, http(), urls(), "32014R0596");
+    expect(again.applied).toEqual([]);
+    expect(textRequests()).toHaveLength(2);
+
+    replay.moveEuTo(null);
+    const moved = await syncEuLaw(database, http(), urls(), "32014R0596");
+    expect(moved.applied).toEqual(["02014R0596-20240109"]);
+    expect(moved.changed).toEqual(["art_21a"]);
+    expect(textRequests()).toHaveLength(3);
+    const blocks = await database.db.select().from(lawBlocks).where(eq(lawBlocks.lawId, "32014R0596"));
+    const order = blocks.sort((a, b) => a.position - b.position).map((b) => b.blockId);
+    expect(order.indexOf("art_21a")).toBe(order.indexOf("art_21") + 1);
+  });
+
+  it("an article deleted by a later version is kept, repealed from that date", async () => {
+    const result = await syncEuLaw(database, http(), urls(), "32014R0910");
+    expect(result.applied).toEqual(["02014R0910-20240520", "02014R0910-20241018"]);
+    const [art19] = await database.db
+      .select()
+      .from(lawBlocks)
+      .where(and(eq(lawBlocks.lawId, "32014R0910"), eq(lawBlocks.blockId, "art_19")));
+    expect(art19?.expiresOn).toBe("2024-10-18");
+  });
+});

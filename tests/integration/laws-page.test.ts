@@ -1,0 +1,152 @@
+/**
+ * The law page's and the comparison's view models on a recorded law read through the replay
+ * (BOE-A-2015-10565, Ley 39/2015): text in force today and on earlier dates, versions per
+ * article with the amending act, the comparison by norm and by date, and follows from the form.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../app/.server/db/client.ts";
+import { compareVersions } from "../../app/.server/laws/compare-page.ts";
+import { followFromForm, followsOf, unfollowFromForm } from "../../app/.server/laws/follow-page.ts";
+import { lawPageView } from "../../app/.server/laws/page.ts";
+import { registerLaw } from "../../app/.server/laws/store.ts";
+import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
+import { createSourceHttp } from "../../app/.server/sources/http.ts";
+import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
+import { issueToken } from "../support/api-tokens.ts";
+import { memberInfo } from "../support/page-harness.ts";
+import { openMigratedDatabase } from "../support/platform-db.ts";
+
+const LAW = "BOE-A-2015-10565";
+const silent = { info() {}, warn() {} };
+let replay: ReplayServer;
+let database: Database;
+
+beforeAll(async () => {
+  replay = await startReplayServer();
+  database = await openMigratedDatabase();
+  await registerLaw(database, LAW, "boe");
+  const http = createSourceHttp({ userAgent: "test", source: "boe", perSecond: 10_000, retries: 0 });
+  await pollConsolidated({ database, http, baseUrl: replay.url, log: silent }, { only: [LAW] });
+  // A migrated PGlite and a whole law read and stored: slow on a loaded 2-core machine.
+}, 240_000);
+
+afterAll(async () => {
+  await replay?.close();
+  await database?.close();
+});
+
+const member = memberInfo({ organizationId: "org-a", userId: "user-a" });
+const meta = { headers: new Headers(), ip: "127.0.0.1", userAgent: "test" };
+
+describe("the law page", () => {
+  it("today: every block in order, article 9 in its 2022 wording, its three versions with dates", async () => {
+    const view = await lawPageView(database, member.organizationId, LAW, "2026-06-01", "2026-06-01");
+    expect(view?.law.title).toMatch(/Ley 39\/2015/);
+    expect(view?.blocks.length).toBe(195);
+    const a9 = view!.blocks.find((b) => b.blockId === "a9")!;
+    // The BOE writes "Artículo\u00a09" (a no-break space).
+    expect(a9.title.replace(/\s/g, " ")).toBe("Artículo 9");
+    expect(a9.versions.map((v) => [v.normId, v.publishedOn, v.inForceOn])).toEqual([
+      ["BOE-A-2015-10565", "2015-10-02", "2016-10-02"],
+      ["BOE-A-2019-15790", "2019-11-05", "2019-11-06"],
+      ["BOE-A-2022-10757", "2022-06-29", "2022-06-30"],
+    ]);
+    expect(a9.versions.map((v) => v.current)).toEqual([false, false, true]);
+    // Not ingested here: the amending act links to the BOE.
+    expect(a9.versions[1]?.href).toBe("https://www.boe.es/buscar/act.php?id=BOE-A-2019-15790");
+    expect(a9.paragraphs?.[0]).toMatch(/^Artículo 9\. Sistemas de identificación/);
+    expect(a9.latestDate).toBe("2022-06-29");
+  });
+
+  it("an earlier date shows the wording in force then; before the law applied, the article was not in force", async () => {
+    const in2020 = await lawPageView(database, member.organizationId, LAW, "2020-01-01", "2026-06-01");
+    const a9 = in2020!.blocks.find((b) => b.blockId === "a9")!;
+    expect(a9.versions.find((v) => v.current)?.normId).toBe("BOE-A-2019-15790");
+    expect(a9.paragraphs?.join(" ")).toContain(
+      "previa autorización por parte de la Secretaría General de Administración Digital",
+    );
+    // The 2022 version is later than that date: flagged as entering into force later? No: it was not published yet.
+    expect(a9.pending).toEqual([]);
+    const in2016 = await lawPageView(database, member.organizationId, LAW, "2016-01-01", "2026-06-01");
+    const early = in2016!.blocks.find((b) => b.blockId === "a9")!;
+    expect(early.paragraphs).toBeNull();
+    // Published 2015-10-02, in force 2016-10-02: on 2016-01-01 a version that enters into force later.
+    expect(early.pending.map((v) => [v.normId, v.inForceOn])).toEqual([["BOE-A-2015-10565", "2016-10-02"]]);
+  });
+
+  it("compares two versions by norm or by date; the default is the latest against the one before", async () => {
+    const byNorm = await compareVersions(database, LAW, {
+      block: "a9",
+      from: "BOE-A-2015-10565",
+      to: "BOE-A-2019-15790",
+    });
+    if (!("view" in byNorm)) throw new Error(String(byNorm.problem));
+    expect(byNorm.view.diff.identical).toBe(false);
+    const p2 = byNorm.view.diff.rows.find((r) => r.kind === "changed");
+    expect(p2?.inline.some((s) => s.kind === "del" && s.text.includes("cualquier sistema"))).toBe(true);
+    const byDate = await compareVersions(database, LAW, { block: "a9", from: "2017-01-01", to: "2020-01-01" });
+    if (!("view" in byDate)) throw new Error(String(byDate.problem));
+    expect([byDate.view.from.normId, byDate.view.to.normId]).toEqual(["BOE-A-2015-10565", "BOE-A-2019-15790"]);
+    const latest = await compareVersions(database, LAW, { block: "a9" });
+    if (!("view" in latest)) throw new Error(String(latest.problem));
+    expect([latest.view.from.normId, latest.view.to.normId]).toEqual(["BOE-A-2019-15790", "BOE-A-2022-10757"]);
+    expect(await compareVersions(database, LAW, { block: "a9", to: "BOE-A-1999-1" })).toEqual({ problem: "version" });
+    expect(await compareVersions(database, LAW, { block: "nope" })).toEqual({ problem: "block" });
+    expect(await compareVersions(database, "BOE-A-1900-1", { block: "a9" })).toEqual({ problem: "law" });
+  });
+
+  it("follows chosen articles for the member, refuses unknown articles, unfollows", async () => {
+    const form = new FormData();
+    form.set("scope", "blocks");
+    form.append("block", "a9");
+    form.append("block", "a10");
+    const made = await followFromForm(database, member, meta, form, LAW);
+    expect(made).toMatchObject({ ok: true, lawId: LAW, what: { whole: false } });
+    expect(made.what?.titles.map((t) => t.replace(/\s/g, " "))).toEqual(["Artículo 9", "Artículo 10"]);
+    const bad = new FormData();
+    bad.set("scope", "blocks");
+    bad.append("block", "a9999");
+    expect(await followFromForm(database, member, meta, bad, LAW)).toMatchObject({ ok: false, failure: "badBlocks" });
+    const none = new FormData();
+    none.set("scope", "blocks");
+    expect(await followFromForm(database, member, meta, none, LAW)).toMatchObject({ ok: false, failure: "noBlocks" });
+    const typed = new FormData();
+    typed.set("law", "not a law");
+    expect(await followFromForm(database, member, meta, typed)).toMatchObject({ ok: false, failure: "badLawId" });
+    const follows = await followsOf(database, member, LAW);
+    expect(follows.map((f) => f.blockIds)).toEqual([["a9", "a10"]]);
+    // Another organisation's member cannot remove it.
+    const other = memberInfo({ organizationId: "org-b", userId: "user-b" });
+    expect((await unfollowFromForm(database, other, meta, follows[0]!.id)).ok).toBe(false);
+    expect((await unfollowFromForm(database, member, meta, follows[0]!.id)).ok).toBe(true);
+    expect(await followsOf(database, member, LAW)).toEqual([]);
+  });
+
+  it("GET /api/v1/laws/{id}/compare: declared in OpenAPI, answers valid against it, 404 and 401 too", async () => {
+    const api = await apiServicesFor(database);
+    const checker = openApiChecker(
+      (await (await callApi(api, "/api/v1/openapi.json")).json()) as Record<string, unknown>,
+    );
+    const { token } = await issueToken(database, { organizationId: "org-a", scope: "read" });
+    const path = "/api/v1/laws/{id}/compare";
+    const ok = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9&from=BOE-A-2015-10565&to=2020-01-01`, {
+      token,
+    });
+    const body = (await ok.json()) as {
+      from: { normId: string };
+      to: { normId: string };
+      rows: Array<{ kind: string }>;
+    };
+    expect(ok.status).toBe(200);
+    expect(checker.check(path, "get", 200, body)).toEqual([]);
+    expect([body.from.normId, body.to.normId]).toEqual(["BOE-A-2015-10565", "BOE-A-2019-15790"]);
+    expect(body.rows.some((r) => r.kind === "changed")).toBe(true);
+    const missing = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9&to=BOE-A-1999-1`, { token });
+    expect(missing.status).toBe(404);
+    expect(checker.check(path, "get", 404, await missing.json())).toEqual([]);
+    const anonymous = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9`);
+    expect(anonymous.status).toBe(401);
+    expect(checker.check(path, "get", 401, await anonymous.json())).toEqual([]);
+  });
+});

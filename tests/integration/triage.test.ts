@@ -106,13 +106,19 @@ for (const target of databaseTargets()) {
       const hook = await createWebhook(
         database.db,
         "org-a",
-        webhookInputSchema("en", { allowPrivate: true }).parse({ url: `${receiver.base}/hooks/a` }),
+        webhookInputSchema("en", { allowPrivate: true }).parse({
+          url: `${receiver.base}/hooks/a`,
+          events: ["document.matched", "document.triaged", "obligation.created", "obligation.updated"],
+        }),
       );
       hookSecret = hook.secret;
       await createWebhook(
         database.db,
         "org-b",
-        webhookInputSchema("en", { allowPrivate: true }).parse({ url: `${receiver.base}/hooks/b` }),
+        webhookInputSchema("en", { allowPrivate: true }).parse({
+          url: `${receiver.base}/hooks/b`,
+          events: ["document.matched", "document.triaged", "obligation.created", "obligation.updated"],
+        }),
       );
       await database.db.insert(alertProfiles).values({
         id: randomUUID(),

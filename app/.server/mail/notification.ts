@@ -17,9 +17,6 @@ const labels: [keyof Lead, string][] = [
   ["id", "Referencia / Reference"],
 ];
 
-/** Kept for alerts/messages.ts until it imports app/lib/escape-html.ts itself. */
-export { escapeHtml };
-
 /** What may go in a header: one line, no control characters, bounded. */
 export function headerSafe(value: string, max = 120): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point

@@ -1,5 +1,6 @@
 /** The reminder before a due date: the notification centre's line and the mail, in the recipient's language. */
-import { escapeHtml, headerSafe } from "../mail/notification.ts";
+import { escapeHtml } from "../../lib/escape-html.ts";
+import { headerSafe } from "../mail/notification.ts";
 
 export interface ReminderMailItem {
   kind: "triage" | "obligation";

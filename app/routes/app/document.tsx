@@ -175,7 +175,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
   const app = appMessages(locale);
   const t = app.docs.document;
   const reuse =
-    doc.source === "feed" ? fill(t.reuse.feed, { name: doc.feedName ?? doc.officialUrl }) : t.reuse[doc.source];
+    doc.source === "feed" ? fill(t.reuse.feed, { name: doc.feedName ?? doc.officialUrl }) : ((t.reuse as Record<string, string>)[doc.source] ?? "");
   const relationLabel = (type: string) => (t.relationTypes as Record<string, string>)[type] ?? type;
   const otherLinks = Object.entries(doc.links).filter(([, href]) => href && href !== doc.officialUrl);
   return (
@@ -259,7 +259,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               </h2>
               <dl className="row small mb-0 doc-details">
                 <dt className="col-5">{t.source}</dt>
-                <dd className="col-7">{app.docs.sourceNames[doc.source]}</dd>
+                <dd className="col-7">{(app.docs.sourceNames as Record<string, string>)[doc.source] ?? doc.source}</dd>
                 <dt className="col-5">{t.sourceId}</dt>
                 <dd className="col-7 text-break">{doc.sourceId}</dd>
                 <dt className="col-5">{t.rank}</dt>

@@ -1,6 +1,6 @@
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { viewerOf } from "../../.server/documents/page";
+import { viewerOf } from "./document.server";
 import { exportEvidencePack, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
 import type { Route } from "./+types/evidence-export";
 

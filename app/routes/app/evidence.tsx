@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { viewerOf } from "../../.server/documents/page";
+import { viewerOf } from "./document.server";
 import { exportEvidencePack, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
 import { organisationNames } from "../../.server/evidence/names";
 import evidenceStyles from "../../components/app/evidence/evidence.scss?url";

@@ -2,7 +2,7 @@
 import { channels as en } from "../../../i18n/en/channels.ts";
 import { type ChannelMessages, channels as es } from "../../../i18n/es/channels.ts";
 import { fillTemplate } from "../../../lib/fill-template.ts";
-import { escapeHtml } from "../../mail/notification.ts";
+import { escapeHtml } from "../../../lib/escape-html.ts";
 import type { Lang } from "../profiles.ts";
 
 export function channelText(language: Lang | string | undefined): ChannelMessages {

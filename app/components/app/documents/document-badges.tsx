@@ -3,7 +3,8 @@ import { appMessages } from "../messages";
 import { jurisdictionLabel, kindLabel } from "./labels";
 
 export interface BadgeDocument {
-  source: "boe" | "eurlex" | "feed";
+  /** A registered source id (sources/registry.ts); unknown ids show as they are. */
+  source: string;
   kind: string | null;
   jurisdiction: string | null;
   relevance: "high" | "medium" | "low" | null;
@@ -17,7 +18,7 @@ export function DocumentBadges({ document, locale }: { document: BadgeDocument; 
   const t = appMessages(locale).docs;
   return (
     <div className="d-flex flex-wrap gap-1 align-items-center">
-      <span className="badge text-bg-primary">{t.sources[document.source]}</span>
+      <span className="badge text-bg-primary">{(t.sources as Record<string, string>)[document.source] ?? document.source}</span>
       {document.relevance ? (
         <span className={`badge ${relevanceClass[document.relevance]}`}>
           {t.search.relevance}: {t.relevance[document.relevance]}

@@ -7,7 +7,7 @@ import { Snippet } from "./snippet";
 
 export interface ResultListItem {
   id: string;
-  source: "boe" | "eurlex" | "feed";
+  source: string;
   sourceId: string;
   title: string;
   language: "es" | "en";

@@ -1,6 +1,7 @@
 /** The daily digest mail: one entry per document with every profile that matched it; every value escaped in HTML. */
 import { company } from "../../../../content/company.ts";
-import { escapeHtml, headerSafe } from "../../../mail/notification.ts";
+import { escapeHtml } from "../../../../lib/escape-html.ts";
+import { headerSafe } from "../../../mail/notification.ts";
 import type { Lang } from "../../profiles.ts";
 import { channelText, documentLink, fill, messageId, profileLink } from "../catalog.ts";
 import type { AlertMail } from "../mail/ready.ts";

@@ -1,6 +1,7 @@
 /** The alert mail sent at once: rendered at send time from its payload, in the recipient's language; every value escaped in HTML. */
 import { company } from "../../../../content/company.ts";
-import { escapeHtml, headerSafe } from "../../../mail/notification.ts";
+import { escapeHtml } from "../../../../lib/escape-html.ts";
+import { headerSafe } from "../../../mail/notification.ts";
 import { channelText, documentLink, fill, messageId, profileLink, safeHref } from "../catalog.ts";
 import type { EmailPayload } from "./index.ts";
 import type { AlertMail } from "./ready.ts";

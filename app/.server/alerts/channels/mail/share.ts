@@ -2,7 +2,8 @@
  * A shared document by mail. Members get the platform link; outside addresses the official link
  * and the summary. Neither ever carries notes (nothing here reads them).
  */
-import { escapeHtml, headerSafe } from "../../../mail/notification.ts";
+import { escapeHtml } from "../../../../lib/escape-html.ts";
+import { headerSafe } from "../../../mail/notification.ts";
 import type { Lang } from "../../profiles.ts";
 import { channelText, documentLink, fill, messageId, safeHref } from "../catalog.ts";
 import type { AlertMail } from "./ready.ts";

@@ -11,12 +11,12 @@ import type { Database } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
 import { organisationViews } from "../documents/corrections.ts";
 import { reachesLoadedDocument } from "../documents/reach.ts";
+import { startTriage } from "../triage/store.ts";
 import { insertDeliveries, type NewDelivery } from "./channels/deliveries.ts";
 import { registeredChannels } from "./channels/index.ts";
 import type { AlertDirectory, ProfileMatch, Recipient } from "./channels/types.ts";
 import { webhookDelivery } from "./channels/webhook/index.ts";
 import { type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
-import { startTriage } from "../triage/store.ts";
 
 export type { AlertDirectory, Recipient };
 

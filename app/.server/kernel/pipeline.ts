@@ -49,7 +49,9 @@ export function subscribeDocumentPipeline(
     // 2. Alert matching against the profiles (its own job: one per document across instances).
     { name: "alerts: matching", handle: (e) => alerts.queueMatch(e.documentId) },
     // 3. Followed laws this act amends: "change published, consolidation pending" (laws/service.ts).
-    ...(laws ? [{ name: "laws: early warning", handle: (e: DocumentStored) => laws.documentStored(e.documentId) }] : []),
+    ...(laws
+      ? [{ name: "laws: early warning", handle: (e: DocumentStored) => laws.documentStored(e.documentId) }]
+      : []),
   ]);
   events.labelsChanged.subscribe([
     // Reclassified labels: matching again.

@@ -2,9 +2,9 @@
 import { company } from "../../content/company.ts";
 import { lawAlerts as en } from "../../i18n/en/law-alerts.ts";
 import { lawAlerts as es } from "../../i18n/es/law-alerts.ts";
+import { escapeHtml } from "../../lib/escape-html.ts";
 import type { AlertMail } from "../alerts/channels/mail/ready.ts";
 import type { Lang } from "../alerts/profiles.ts";
-import { escapeHtml } from "../../lib/escape-html.ts";
 import { headerSafe } from "../mail/notification.ts";
 import type { ChangedBlockDetail } from "./changes.ts";
 import { lawChangeLink, lawCompareLink, lawLink } from "./links.ts";

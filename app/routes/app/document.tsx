@@ -15,8 +15,8 @@ import {
   RemovedAreas,
 } from "../../components/app/documents/document-corrections";
 import { DocumentText } from "../../components/app/documents/document-text";
-import { AmendsLaws } from "../../components/app/laws/amends-laws";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
+import { AmendsLaws } from "../../components/app/laws/amends-laws";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { ObligationsPanel, TriagePanel, type TriageResult } from "../../components/app/triage/triage-panel";
 import type { Route } from "./+types/document";
@@ -175,7 +175,9 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
   const app = appMessages(locale);
   const t = app.docs.document;
   const reuse =
-    doc.source === "feed" ? fill(t.reuse.feed, { name: doc.feedName ?? doc.officialUrl }) : ((t.reuse as Record<string, string>)[doc.source] ?? "");
+    doc.source === "feed"
+      ? fill(t.reuse.feed, { name: doc.feedName ?? doc.officialUrl })
+      : ((t.reuse as Record<string, string>)[doc.source] ?? "");
   const relationLabel = (type: string) => (t.relationTypes as Record<string, string>)[type] ?? type;
   const otherLinks = Object.entries(doc.links).filter(([, href]) => href && href !== doc.officialUrl);
   return (

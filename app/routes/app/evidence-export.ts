@@ -1,8 +1,8 @@
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { viewerOf } from "./document.server";
 import { exportEvidencePack, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
 import type { Route } from "./+types/evidence-export";
+import { viewerOf } from "./document.server";
 
 /** The evidence page's JSON download: the same pack as GET /api/v1/evidence, audited as an export. */
 export async function loader({ request, context }: Route.LoaderArgs) {

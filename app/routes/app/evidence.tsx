@@ -1,13 +1,13 @@
 import { data } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { viewerOf } from "./document.server";
 import { exportEvidencePack, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
 import { organisationNames } from "../../.server/evidence/names";
 import evidenceStyles from "../../components/app/evidence/evidence.scss?url";
 import { EvidencePackView } from "../../components/app/evidence/evidence-pack";
 import { evidenceMessages } from "../../components/app/evidence/messages";
 import type { Route } from "./+types/evidence";
+import { viewerOf } from "./document.server";
 
 export const handle = { layout: "bare" };
 

@@ -7,10 +7,10 @@
 import { type DocumentQuery, documentQuerySchema } from "../../.server/api/operations/documents.ts";
 import type { Database } from "../../.server/db/client.ts";
 import { type Facets, SearchParamsError, searchDocuments } from "../../.server/documents/search.ts";
+import type { SourceId } from "../../.server/documents/types.ts";
 import { zodLocales } from "../../.server/zod-locales.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { fieldErrorsOf } from "../../lib/field-errors.ts";
-import type { SourceId } from "../../.server/documents/types.ts";
 
 /** The filters a page keeps in its URL (everything but limit). */
 export const filterKeys = ["q", "source", "area", "jurisdiction", "kind", "relevance", "from", "to", "sort"] as const;

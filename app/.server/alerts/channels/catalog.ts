@@ -1,8 +1,8 @@
 /** The channels' words come from the i18n catalogs (app/i18n/{es,en}/channels.ts); links and message ids every channel builds alike. */
 import { channels as en } from "../../../i18n/en/channels.ts";
 import { type ChannelMessages, channels as es } from "../../../i18n/es/channels.ts";
-import { fillTemplate } from "../../../lib/fill-template.ts";
 import { escapeHtml } from "../../../lib/escape-html.ts";
+import { fillTemplate } from "../../../lib/fill-template.ts";
 import type { Lang } from "../profiles.ts";
 
 export function channelText(language: Lang | string | undefined): ChannelMessages {

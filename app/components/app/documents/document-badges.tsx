@@ -18,7 +18,9 @@ export function DocumentBadges({ document, locale }: { document: BadgeDocument; 
   const t = appMessages(locale).docs;
   return (
     <div className="d-flex flex-wrap gap-1 align-items-center">
-      <span className="badge text-bg-primary">{(t.sources as Record<string, string>)[document.source] ?? document.source}</span>
+      <span className="badge text-bg-primary">
+        {(t.sources as Record<string, string>)[document.source] ?? document.source}
+      </span>
       {document.relevance ? (
         <span className={`badge ${relevanceClass[document.relevance]}`}>
           {t.search.relevance}: {t.relevance[document.relevance]}

@@ -56,7 +56,8 @@ export interface OutboxOptions<Row extends OutboxRow> {
   /** Columns returned with id and attempts (trusted constants). */
   columns: readonly (keyof Row & string)[];
   settings: OutboxRetrySettings & { batchSize: number };
-  send(row: Row): Promise<void | "handled">;
+  /** Sends the row; resolving with "handled" means send already set the row's state (or deleted it). */
+  send(row: Row): Promise<unknown>;
   /** Dead now rather than retried in `delayMs` (default: attempts reached maxAttempts). */
   isDead?(row: Row, error: unknown, delayMs: number): boolean;
   /**
@@ -134,7 +135,7 @@ export function createOutbox<Row extends OutboxRow>(options: OutboxOptions<Row>)
   }
 
   async function one(row: Row): Promise<void> {
-    let outcome: void | "handled";
+    let outcome: unknown;
     try {
       outcome = await options.send(row);
     } catch (error) {

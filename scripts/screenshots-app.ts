@@ -93,6 +93,10 @@ const pages: [string, string][] = [
   ["sources", "/app/admin/sources"],
   ["deliveries", "/app/admin/deliveries"],
   ["audit", "/app/admin/audit?verify=1"],
+  ["overview", "/app/overview"],
+  ["evidence", `/app/evidence?document=${documentId}`],
+  ["calendar-account", "/app/account/calendar"],
+  ["calendar-admin", "/app/admin/calendar"],
 ];
 const origin = new URL(server.url);
 const cookies = owner.cookie

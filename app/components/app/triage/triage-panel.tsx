@@ -328,7 +328,7 @@ export function ObligationsPanel({
         })}
       </ul>
       {data.applies ? (
-        <details className="border rounded p-2" open={Boolean(failed)}>
+        <details className="border rounded p-2" open={Boolean(failed)} data-testid="obligation-form">
           <summary className="fw-semibold">{o.add}</summary>
           <FormAlert kind="danger">{failed ? t.panel.formError : undefined}</FormAlert>
           {errors.status ? <p className="text-danger small">{errors.status.join(" ")}</p> : null}

@@ -117,6 +117,10 @@ const pages: [string, string][] = [
     "law-compare-side",
     "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790&view=side",
   ],
+  ["overview", "/app/overview"],
+  ["evidence", `/app/evidence?document=${documentId}`],
+  ["calendar-account", "/app/account/calendar"],
+  ["calendar-admin", "/app/admin/calendar"],
 ];
 // `--only law,law-compare`: just those pages.
 const onlyIndex = process.argv.indexOf("--only");

@@ -106,6 +106,7 @@ for (const target of databaseTargets()) {
         "/api/v1/documents/{id}/corrections",
         "/api/v1/documents/{id}/obligations",
         "/api/v1/documents/{id}/triage",
+        "/api/v1/evidence",
         "/api/v1/obligations",
         "/api/v1/obligations/{id}",
         "/api/v1/openapi.json",

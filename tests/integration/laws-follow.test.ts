@@ -15,6 +15,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseDocuments } from "../../app/.server/alerts/directory.ts";
+import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { alertMatches, deliveries, lawAnnouncements, lawChanges } from "../../app/.server/db/schema.ts";
 import { fixturesDir } from "../../app/.server/fixtures-path.ts";
@@ -26,7 +28,7 @@ import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { ingestBoeDay } from "../../app/.server/sources/ingest.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
-import { memoryDirectory, openMigrated } from "../support/alerts-fixtures.ts";
+import { insertStoredDocument, memoryDirectory, openMigrated } from "../support/alerts-fixtures.ts";
 import { databaseTargets } from "../support/postgres.ts";
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -264,6 +266,24 @@ for (const target of databaseTargets()) {
       // Polling again changes nothing and alerts nobody twice.
       const fourth = await pollAndAlert(deps(database, "2018-12-06"));
       expect(fourth.changes).toEqual([]);
+    }, 180_000);
+
+    it("never matches a follow of a law against ordinary documents (its empty filters are not 'any')", async () => {
+      await createFollow(database, "org-gamma", {
+        lawId: LAW,
+        blockIds: [],
+        userId: "u-alfa",
+        emailMode: "immediate",
+        language: "es",
+      });
+      const documentId = await insertStoredDocument(database, { title: "Orden de prueba sobre subvenciones" });
+      const result = await matchDocument(database, documentId, {
+        loadDocument: databaseDocuments(database),
+        directory,
+      });
+      expect(result.matched).toBe(0);
+      const rows = await database.rows(sql`select 1 from alert_matches where document_id = ${documentId}::uuid`);
+      expect(rows).toEqual([]);
     });
 
     it("checks each law by itself when the change list answers 404", async () => {

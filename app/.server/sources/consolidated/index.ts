@@ -4,7 +4,9 @@
  * matched against the follows (laws/service.ts). It stores no documents: its rows say what to fetch,
  * so it runs whenever ingestion is on. Same host and pacing lane as the BOE ("boe").
  */
+import { and, eq, isNotNull } from "drizzle-orm";
 import { databaseDirectory } from "../../alerts/directory.ts";
+import { alertProfiles } from "../../db/schema.ts";
 import { pollAndAlert } from "../../laws/service.ts";
 import { recordStatus } from "../ingest.ts";
 import { defineSource } from "../plugin.ts";
@@ -21,6 +23,15 @@ export const boeLawsSource = defineSource({
   },
   selectable: false,
   parsers: [BOE_CONSOLIDATED_PARSER],
+  // On an organisation's Sources page only once it follows a law.
+  async entries(db, organizationId) {
+    const [follow] = await db
+      .select({ id: alertProfiles.id })
+      .from(alertProfiles)
+      .where(and(eq(alertProfiles.organizationId, organizationId), isNotNull(alertProfiles.lawId)))
+      .limit(1);
+    return follow ? [{ id: "boe-laws", statusKey: "boe-laws", name: null, url: null }] : [];
+  },
   plan(context) {
     const baseUrl = (context.settings as { boeApiUrl?: string }).boeApiUrl ?? "https://www.boe.es";
     return {

@@ -47,6 +47,13 @@ async function axeViolations(page: Page) {
   });
 }
 
+/** The reminder mails the SMTP peer got for one address (its invitation went through it too): they link to the document (quoted-printable soft breaks undone). */
+function reminderMailsTo(address: string) {
+  return sink.messages.filter(
+    (m) => m.to.includes(address) && m.raw.replace(/=\r?\n/g, "").includes(`/app/documents/${documentId}`),
+  );
+}
+
 function cookiesOf(signedIn: SignedIn) {
   return signedIn.cookie
     .split(/;\s*/)
@@ -122,7 +129,9 @@ describe("triage in the browser", () => {
     await panel.getByLabel("Impacto").selectOption("high");
     await panel.getByRole("button", { name: "Guardar el triaje" }).click();
     await anaPage.page.getByText("Triaje guardado.").waitFor();
-    expect(await anaPage.page.getByTestId("triage-history").textContent()).toContain("Estado: Nuevo → En revisión");
+    await expect
+      .poll(() => anaPage.page.getByTestId("triage-history").textContent())
+      .toContain("Estado: Nuevo → En revisión");
     expect(anaPage.errors).toEqual([]);
     await anaPage.close();
 
@@ -154,8 +163,10 @@ describe("triage in the browser", () => {
       await form.getByLabel("Responsable").selectOption({ label: "Bea Soto" });
       await form.getByLabel("Fecha límite").fill(due);
       await form.getByLabel("Referencia interna (política o control)").fill("POL-KYC-3");
+      const before = await page.getByTestId("obligation").count();
       await form.getByRole("button", { name: "Guardar la obligación" }).click();
       await page.getByText("Obligación guardada.").waitFor();
+      await expect.poll(() => page.getByTestId("obligation").count()).toBe(before + 1);
     }
     const obligations = page.getByTestId("obligation");
     expect(await obligations.count()).toBe(2);
@@ -172,14 +183,8 @@ describe("triage in the browser", () => {
 
     const run = await runReminders(server.app.database, { siteUrl: server.url });
     expect(run).toEqual({ reminders: 3, mails: 3 });
-    await expect
-      .poll(() => sink.messages.filter((m) => m.to.includes("bea@a.example")).length, { timeout: 30_000 })
-      .toBe(3);
-    const subjects = sink.messages.map((m) => m.headers.subject ?? "").join("\n");
-    expect(subjects).toContain("Recordatorio");
-    expect(
-      sink.messages.some((m) => m.to.includes("ana@a.example") && /Recordatorio/.test(m.headers.subject ?? "")),
-    ).toBe(false);
+    await expect.poll(() => reminderMailsTo("bea@a.example").length, { timeout: 30_000 }).toBe(3);
+    expect(reminderMailsTo("ana@a.example")).toEqual([]);
     const [inbox] = await server.app.database.rows<{ n: number }>(
       sql`select count(*)::int as n from alerts where user_id = ${bea.member.userId} and title like 'Recordatorio%'`,
     );

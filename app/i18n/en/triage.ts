@@ -35,7 +35,7 @@ export const triage: TriageMessages = {
     heading: "Triage",
     lead: "Decide whether this rule applies to your organisation, who handles it and by when. Every change is kept in the history and the audit trail.",
     notYet: "Not triaged yet: it starts as “New”.",
-    proposed: "Proposed date: {date} ({source}).",
+    proposed: "Due date: {date} ({source}).",
     save: "Save the triage",
     saved: "Triage saved.",
     unchanged: "You have not changed anything.",

@@ -33,7 +33,7 @@ export const triage = {
     heading: "Triaje",
     lead: "Decide si esta norma aplica a tu organización, quién se encarga y para cuándo. Cada cambio queda en el historial y en la auditoría.",
     notYet: "Aún sin triar: empieza como «Nuevo».",
-    proposed: "Fecha propuesta: {date} ({source}).",
+    proposed: "Fecha límite: {date} ({source}).",
     save: "Guardar el triaje",
     saved: "Triaje guardado.",
     unchanged: "No has cambiado nada.",

@@ -113,7 +113,10 @@ const pages: [string, string][] = [
   ["laws", "/app/laws"],
   ["law", "/app/laws/BOE-A-2015-10565#b-a9"],
   ["law-compare", "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790"],
-  ["law-compare-side", "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790&view=side"],
+  [
+    "law-compare-side",
+    "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790&view=side",
+  ],
 ];
 // `--only law,law-compare`: just those pages.
 const onlyIndex = process.argv.indexOf("--only");

@@ -17,8 +17,8 @@ import {
   RemovedAreas,
 } from "../../components/app/documents/document-corrections";
 import { DocumentText } from "../../components/app/documents/document-text";
-import { AmendsLaws } from "../../components/app/laws/amends-laws";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
+import { AmendsLaws } from "../../components/app/laws/amends-laws";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/document";
 

@@ -55,7 +55,8 @@ export async function pollEuAndAlert(deps: {
       let changeId: string | null = null;
       if (!result.first && result.writes.length > 0) {
         changeId = await recordConsolidatedChange(deps.database, id, result.writes);
-        if (changeId) await matchLawChange(deps.database, changeId, { directory: deps.directory, ...lawAlertSettings() });
+        if (changeId)
+          await matchLawChange(deps.database, changeId, { directory: deps.directory, ...lawAlertSettings() });
       }
       out.push({ lawId: id, changeId, applied: result.applied });
     } catch (error) {

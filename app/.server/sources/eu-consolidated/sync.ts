@@ -7,9 +7,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { lawBlocks, lawBlockVersions, laws } from "../../db/schema.ts";
+import type { BlockWriteResult } from "../../laws/store.ts";
 import { parseAt } from "../errors.ts";
 import { SourceFetchError, type SourceHttp } from "../http.ts";
-import type { BlockWriteResult } from "../../laws/store.ts";
 import { isObj } from "../xml.ts";
 import { applyEuVersion, type EuStoredBlock } from "./compare.ts";
 import { EU_CONSOLIDATED_PARSER, parseEuConsolidated, splitConsolidatedCelex } from "./parse.ts";

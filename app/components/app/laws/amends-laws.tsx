@@ -33,7 +33,11 @@ export function AmendsLaws({
           <Form method="post" action="/app/laws">
             <input type="hidden" name="intent" value="follow" />
             <input type="hidden" name="law" value={law.targetSourceId} />
-            <button type="submit" className="btn btn-sm btn-outline-primary" aria-label={`${t.followIt}: ${law.label || law.targetSourceId}`}>
+            <button
+              type="submit"
+              className="btn btn-sm btn-outline-primary"
+              aria-label={`${t.followIt}: ${law.label || law.targetSourceId}`}
+            >
               {t.followIt}
             </button>
           </Form>

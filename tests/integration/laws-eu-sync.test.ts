@@ -20,7 +20,8 @@ let database: Database;
 beforeAll(async () => {
   replay = await startReplayServer();
   database = await openMigratedDatabase();
-});
+  // A migrated PGlite: slow on a loaded 2-core machine.
+}, 240_000);
 
 afterAll(async () => {
   await replay?.close();

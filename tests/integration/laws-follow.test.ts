@@ -17,6 +17,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseDocuments } from "../../app/.server/alerts/directory.ts";
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
+import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { alertMatches, deliveries, lawAnnouncements, lawChanges } from "../../app/.server/db/schema.ts";
 import { fixturesDir } from "../../app/.server/fixtures-path.ts";
@@ -113,6 +114,12 @@ for (const target of databaseTargets()) {
         emailMode: "immediate",
         language: "en",
       });
+
+      // Webhooks: alfa's asks for law.changed, beta's only for matched documents.
+      const hookInput = (events: string[]) =>
+        webhookInputSchema("en", { allowPrivate: true }).parse({ url: "http://127.0.0.1:9/hook", events });
+      const alfaHook = await createWebhook(database.db, "org-alfa", hookInput(["law.changed"]));
+      await createWebhook(database.db, "org-beta", hookInput(["document.matched"]));
 
       // First poll: the law once, as it stood on 2018-12-05.
       let mark = replay.log.length;
@@ -259,6 +266,25 @@ for (const target of databaseTargets()) {
       const inForce = a28?.versions.find((v) => v.normId === ACT)?.inForceOn as string;
       expect(textAt(after!, "2018-12-05").find((x) => x.block.blockId === "a28")?.version.normId).toBe(LAW);
       expect(textAt(after!, inForce).find((x) => x.block.blockId === "a28")?.version.normId).toBe(ACT);
+      // law.changed to alfa's webhook for each change (the warning, then the wording), none to beta's.
+      const events = await database.rows<{ recipient: string; payload: { body: Record<string, unknown> } }>(sql`
+        select recipient, payload from deliveries where channel = 'webhook' order by created_at`);
+      expect(events.map((e) => e.recipient)).toEqual([alfaHook.id, alfaHook.id]);
+      expect(events.map((e) => e.payload.body.type)).toEqual(["law.changed", "law.changed"]);
+      const lastEvent = events[1]?.payload.body.data as {
+        change: { id: string; kind: string; previousChangeId: string };
+        law: { id: string };
+        blocks: { id: string; compareUrl: string }[];
+      };
+      expect(lastEvent.change).toMatchObject({
+        id: changeId,
+        kind: "consolidated",
+        previousChangeId: warning.changeId,
+      });
+      expect(lastEvent.law.id).toBe(LAW);
+      expect(lastEvent.blocks.map((b) => b.id)).toEqual(["a28"]);
+      expect(lastEvent.blocks[0]?.compareUrl).toMatch(/compare\?block=a28/);
+
       // Nothing for the a9-only follower, ever.
       const quiet = await database.rows(sql`select 1 from deliveries where recipient = 'u-alfa-2'`);
       expect(quiet).toEqual([]);

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { queueWebhookEvent } from "../alerts/channels/webhook/index.ts";
 import { deliveriesChannel } from "../alerts/inbox.ts";
 import type { AlertDirectory, Recipient } from "../alerts/matching.ts";
 import type { Lang } from "../alerts/profiles.ts";
@@ -19,6 +20,7 @@ import { alertProfiles, lawAnnouncements, lawChanges, laws } from "../db/schema.
 import { reachesDocument } from "../documents/reach.ts";
 import { type LawChangeView, lawAlertMail, lawAlertTitle } from "./alert-mail.ts";
 import type { ChangedBlockDetail } from "./changes.ts";
+import { lawChangeLink, lawCompareLink } from "./links.ts";
 import { coveredBlocks } from "./model.ts";
 import { loadBlocks } from "./store.ts";
 
@@ -219,6 +221,16 @@ export async function matchLawChange(
       enqueued += done.rows.length;
     }
     if (enqueued > 0) await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
+    // `law.changed` to the webhooks of every organisation that follows what changed (once per change).
+    const organisations = new Set(matched.map(({ profile }) => profile.organizationId));
+    for (const organisationId of organisations) {
+      enqueued += await queueWebhookEvent(tx, {
+        organisationId,
+        type: "law.changed",
+        key: changeId,
+        data: lawChangedEvent(view, deps.siteUrl),
+      });
+    }
     return {
       candidates: candidates.length,
       matched: matched.length,
@@ -226,4 +238,24 @@ export async function matchLawChange(
       deliveries: enqueued,
     };
   });
+}
+
+/** The `law.changed` webhook event's data: the law, what changed, the act, the platform's links. */
+export function lawChangedEvent(view: LawChangeView, siteUrl: string): Record<string, unknown> {
+  return {
+    change: {
+      id: view.changeId,
+      kind: view.kind,
+      previousChangeId: view.previousChangeId,
+      url: lawChangeLink(siteUrl, view.lawId, view.changeId),
+    },
+    law: { id: view.lawId, title: view.lawTitle },
+    blocks: view.blocks.map((block) => ({
+      id: block.blockId,
+      title: block.title,
+      ...(block.normId ? { normId: block.normId } : {}),
+      compareUrl: lawCompareLink(siteUrl, view.lawId, block.blockId, block.normId),
+    })),
+    ...(view.act ? { act: view.act } : {}),
+  };
 }

@@ -24,7 +24,7 @@ import { fixturesDir } from "../../app/.server/fixtures-path.ts";
 import { createFollow } from "../../app/.server/laws/follows.ts";
 import { textAt } from "../../app/.server/laws/model.ts";
 import { lawDocumentStored, pollAndAlert } from "../../app/.server/laws/service.ts";
-import { loadLawText } from "../../app/.server/laws/store.ts";
+import { lawChangePath, loadLawText } from "../../app/.server/laws/store.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { ingestBoeDay } from "../../app/.server/sources/ingest.ts";
@@ -284,6 +284,11 @@ for (const target of databaseTargets()) {
       expect(lastEvent.law.id).toBe(LAW);
       expect(lastEvent.blocks.map((b) => b.id)).toEqual(["a28"]);
       expect(lastEvent.blocks[0]?.compareUrl).toMatch(/compare\?block=a28/);
+
+      // The alert's link (/app/documents/{change id}) leads to the law's page at that change.
+      expect(await lawChangePath(database, changeId)).toBe(`/app/laws/${LAW}?change=${changeId}`);
+      expect(await lawChangePath(database, "00000000-0000-4000-8000-000000000000")).toBeUndefined();
+      expect(await lawChangePath(database, "not-a-uuid")).toBeUndefined();
 
       // Nothing for the a9-only follower, ever.
       const quiet = await database.rows(sql`select 1 from deliveries where recipient = 'u-alfa-2'`);

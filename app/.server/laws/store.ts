@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { lawBlocks, lawBlockVersions, laws } from "../db/schema.ts";
+import { lawBlocks, lawBlockVersions, lawChanges, laws } from "../db/schema.ts";
 import type { Block, BlockVersion, Law, LawText } from "./model.ts";
 
 export interface StoredBlockInput {
@@ -230,4 +230,17 @@ export async function loadLawText(database: Database, lawId: string): Promise<La
     byBlock.set(v.blockId, list);
   }
   return { law, blocks: blocks.map((b) => ({ ...b, versions: byBlock.get(b.blockId) ?? [] })) };
+}
+
+/**
+ * Where a law change's alert leads: its law's page at that change (the alerts list and the
+ * notification centre link every alert to /app/documents/{id}; a law alert's id is the change's).
+ */
+export async function lawChangePath(database: Database, changeId: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(changeId)) return undefined;
+  const [change] = await database.db
+    .select({ lawId: lawChanges.lawId })
+    .from(lawChanges)
+    .where(eq(lawChanges.id, changeId));
+  return change ? `/app/laws/${encodeURIComponent(change.lawId)}?change=${encodeURIComponent(changeId)}` : undefined;
 }

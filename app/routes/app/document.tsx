@@ -1,9 +1,10 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { labelHistory } from "../../.server/classify/history";
 import { topicsOfDocument } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
 import { getDocument } from "../../.server/documents/search";
+import { lawChangePath } from "../../.server/laws/store";
 import { triageFormAction, triageIntents, triagePanelView } from "../../.server/triage/page";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
@@ -34,7 +35,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ip: meta.ip,
     userAgent: meta.userAgent,
   });
-  if (!opened) throw data("Not found", { status: 404 });
+  if (!opened) {
+    // A followed law's alert carries the law change's id: its page is the law's, at that change.
+    const lawChange = await lawChangePath(database, params.id);
+    if (lawChange) throw redirect(lawChange);
+    throw data("Not found", { status: 404 });
+  }
   const { document, reasons, readers } = opened;
   const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
   const [topics, history, corrections, triage] = await Promise.all([

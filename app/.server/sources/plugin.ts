@@ -196,6 +196,8 @@ export interface SourcePlugin<Id extends string = string, S extends object = obj
    */
   selectable: boolean;
   defaultOn?: boolean;
+  /** `false` for a source that stores no documents (followed laws): not offered as a documents filter. Default true. */
+  storesDocuments?: boolean;
   /** Parser ids the source writes into provenance ("boe-summary@1"), for the record. */
   parsers: readonly string[];
   config?: SourceConfig<z.ZodRawShape, S>;

@@ -52,9 +52,11 @@ export function selectableSourceIds(): { all: string[]; byDefault: string[] } {
   };
 }
 
-/** The registered sources as choices for filters, with their short names in `locale`. */
+/** The registered sources of documents as choices for filters, with their short names in `locale`. */
 export function sourceChoices(locale: "es" | "en"): Array<{ id: string; label: string }> {
-  return registeredSources().map((source) => ({ id: source.id, label: (source.shortLabels ?? source.labels)[locale] }));
+  return registeredSources()
+    .filter((source) => source.storesDocuments !== false)
+    .map((source) => ({ id: source.id, label: (source.shortLabels ?? source.labels)[locale] }));
 }
 
 /** The source's classification hints (none for an unknown id). */

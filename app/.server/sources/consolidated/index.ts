@@ -22,6 +22,7 @@ export const boeLawsSource = defineSource({
     en: "The consolidated text of the laws your organisation follows, article by article.",
   },
   selectable: false,
+  storesDocuments: false,
   parsers: [BOE_CONSOLIDATED_PARSER],
   // On an organisation's Sources page only once it follows a law.
   async entries(db, organizationId) {

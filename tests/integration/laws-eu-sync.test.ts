@@ -28,7 +28,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-const http = () => createSourceHttp({ userAgent: "test", source: "cellar", perSecond: 1000, retries: 2, backoffMs: 50 });
+const http = () =>
+  createSourceHttp({ userAgent: "test", source: "cellar", perSecond: 1000, retries: 2, backoffMs: 50 });
 const urls = () => ({ cellarSparqlUrl: replay.sparqlUrl, cellarUrl: replay.url });
 const textRequests = () => replay.requests.filter((r) => r.includes("/resource/celex/"));
 

@@ -207,7 +207,7 @@ describe("following articles of a law in the browser", () => {
     // In English: the platform's language switch, then the same pages.
     await page.getByRole("button", { name: "English" }).click();
     await page.goto(`${server.url}/app/laws/${LAW}?date=2018-11-01`);
-    await page.getByRole("heading", { name: "Follow this law" }).waitFor();
+    await page.getByRole("heading", { name: "Follow this law", exact: true }).waitFor();
     await page.getByText("Text in force on 1 November 2018.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${server.url}/app/laws/${LAW}/compare?block=a28&view=side`);

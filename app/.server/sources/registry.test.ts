@@ -13,25 +13,25 @@ const plugin = (id: string) =>
 
 describe("the sources registry", () => {
   it("lists the built-in sources in order, and what INGEST_SOURCES may name", () => {
-    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws"]);
+    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws"]);
     expect(selectableSourceIds()).toEqual({ all: ["boe", "eurlex"], byDefault: ["boe", "eurlex"] });
     expect(sourceChoices("en")).toEqual([
       { id: "boe", label: "BOE" },
       { id: "eurlex", label: "EUR-Lex" },
       { id: "feed", label: "RSS/Atom feed" },
-    ]); // not "boe-laws": it stores no documents to filter
+    ]); // not the followed laws' sources: they store no documents to filter
   });
 
   it("adds a source at run time, refuses an id twice, and removes it", () => {
     const remove = registerSource(plugin("extra-one"));
     try {
-      expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "extra-one"]);
+      expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws", "extra-one"]);
       expect(() => registerSource(plugin("extra-one"))).toThrow('source "extra-one" is registered twice');
       expect(() => registerSource(plugin("boe"))).toThrow('source "boe" is registered twice');
     } finally {
       remove();
     }
-    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws"]);
+    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws"]);
   });
 
   it("refuses an id that cannot name queues, variables and URLs", () => {

@@ -7,6 +7,7 @@
  */
 import { boeSource } from "./boe/index.ts";
 import { boeLawsSource } from "./consolidated/index.ts";
+import { euLawsSource } from "./eu-consolidated/index.ts";
 import { eurlexSource } from "./eurlex/index.ts";
 import { feedSource } from "./feeds/index.ts";
 import type { ClassificationHints, SettingsOf, SourcePlugin } from "./plugin.ts";
@@ -17,6 +18,7 @@ const builtIn = [
   eurlexSource,
   feedSource,
   boeLawsSource,
+  euLawsSource,
 ] as const;
 
 /** A registered source's id ("boe" | "eurlex" | "feed" | …), derived from the registry. */

@@ -6,8 +6,8 @@ import type { AuthService } from "./auth/service.ts";
 import type { ClassifyService } from "./classify/service.ts";
 import type { Config } from "./config.ts";
 import type { ContactService } from "./contact/service.ts";
-import type { IngestJobs } from "./jobs/ingest-jobs.ts";
 import type { Logger } from "./logger.ts";
+import type { IngestJobs } from "./sources/jobs.ts";
 import type { SampleLoader } from "./sources/sample.ts";
 
 export interface AppServices {

@@ -17,13 +17,13 @@ import { createContactStore } from "./contact/store.ts";
 import type { AppServices } from "./context.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { createJobs, type IngestJobs } from "./jobs/ingest-jobs.ts";
 import { createKernel, type Kernel } from "./kernel/kernel.ts";
 import { defineDocumentEvents, subscribeDocumentPipeline } from "./kernel/pipeline.ts";
 import { configureLawAlerts, lawDocumentStored } from "./laws/service.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
+import { createJobs, type IngestJobs } from "./sources/jobs.ts";
 import { createSampleLoader } from "./sources/sample.ts";
 
 export interface ServiceOptions {

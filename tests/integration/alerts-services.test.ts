@@ -9,11 +9,11 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAlertHub } from "../../app/.server/alerts/events.ts";
 import { unreadCount } from "../../app/.server/alerts/inbox.ts";
+import { createAlertJobs } from "../../app/.server/alerts/jobs.ts";
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createProfile, profileInputSchema } from "../../app/.server/alerts/profiles.ts";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
 import { createDeliveryWorker } from "../../app/.server/alerts/worker.ts";
-import { createAlertJobs } from "../../app/.server/jobs/alert-jobs.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import {
   insertStoredDocument,

@@ -8,8 +8,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
 import { sourceFeeds } from "../../app/.server/db/schema/documents.ts";
-import { createJobs } from "../../app/.server/jobs/ingest-jobs.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
+import { createJobs } from "../../app/.server/sources/jobs.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
 
 const silent = { info() {}, warn() {}, error() {} };

@@ -3,9 +3,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
-import { createJobs, madridDate } from "../../app/.server/jobs/ingest-jobs.ts";
 import { backfillProgress } from "../../app/.server/sources/admin.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
+import { createJobs, madridDate } from "../../app/.server/sources/jobs.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
 import { databaseTargets } from "../support/postgres.ts";
 

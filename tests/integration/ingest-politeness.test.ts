@@ -12,8 +12,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
-import { createJobs, type IngestJobs, madridDate } from "../../app/.server/jobs/ingest-jobs.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
+import { createJobs, type IngestJobs, madridDate } from "../../app/.server/sources/jobs.ts";
 import {
   busiestWindow,
   type ReplayRequest,

@@ -60,7 +60,7 @@ const testGazette = defineSource({
 
 const unregister = registerSource(testGazette);
 // Loaded after the registration (they read the registry when they load).
-const { createJobs } = await import("../../app/.server/jobs/ingest-jobs.ts");
+const { createJobs } = await import("../../app/.server/sources/jobs.ts");
 const { apiServicesFor, callApi, openApiChecker } = await import("../support/api-harness.ts");
 const { issueToken } = await import("../support/api-tokens.ts");
 const sourcesPage = await import("../../app/routes/app/admin-sources.tsx");

@@ -5,7 +5,6 @@
  */
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import { registerAlertJobs } from "../jobs/alert-jobs.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
@@ -13,6 +12,7 @@ import { runReminders } from "../triage/reminders.ts";
 import { enqueueDueDigests } from "./channels/digest/index.ts";
 import { databaseDirectory, databaseDocuments } from "./directory.ts";
 import { type AlertHub, alertEventsResponse, createAlertHub } from "./events.ts";
+import { registerAlertJobs } from "./jobs.ts";
 import { type AlertDirectory, type DocumentLoader, type MatchResult, matchDocument } from "./matching.ts";
 import { createDeliveryWorker, type DeliveryWorker, deleteSentDeliveries } from "./worker.ts";
 

@@ -4,9 +4,9 @@
  * A document whose labels changed is told to `onLabelsChanged` (the pipeline's labels-changed event).
  */
 import type { Database } from "../db/client.ts";
-import { registerClassifyJobs } from "../jobs/classify-jobs.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
+import { registerClassifyJobs } from "./jobs.ts";
 import { type ReclassifyResult, reclassifyStale } from "./reclassify.ts";
 import { matchDocumentTopics, rematchOrganisation } from "./topics.ts";
 

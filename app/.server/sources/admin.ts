@@ -10,9 +10,9 @@ import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
 import { ingestBackfill, sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
-import type { IngestJobs } from "../jobs/ingest-jobs.ts";
 import { type OutboundUrlOptions, outboundUrlField } from "../net/url-field.ts";
 import { failureKindFromMessage, isSourceFailureKind, type SourceFailureKind } from "./errors.ts";
+import type { IngestJobs } from "./jobs.ts";
 import type { SourceEntry, SourceLabels, SourcePlugin } from "./plugin.ts";
 import { registeredSources } from "./registry.ts";
 

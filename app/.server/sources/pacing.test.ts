@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig, parseWatchWindow } from "../config.ts";
-import { inWatchWindow } from "../jobs/ingest-jobs.ts";
+import { inWatchWindow } from "./jobs.ts";
 import { createSourcePacer, type PacingStore } from "./pacing.ts";
 
 /** Blocks the event loop, as a synchronous parse or an in-process database does. */

@@ -5,7 +5,7 @@
  * - config: the source's environment variables (validated, with defaults) and whether
  *   INGEST_SOURCES names it (config.ts builds its schema from every plug-in);
  * - jobs: the source's queues, schedules (Europe/Madrid), watch windows and backfill
- *   (jobs/ingest-jobs.ts asks each plug-in for its poll plan);
+ *   (sources/jobs.ts asks each plug-in for its poll plan);
  * - the Sources page and `GET /api/v1/sources`: the source's entries with their status
  *   (source_status rows keyed by `statusKey`) and its es/en labels;
  * - OpenAPI: the enum of source ids;

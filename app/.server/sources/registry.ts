@@ -1,7 +1,7 @@
 /**
  * The registered sources: ONE line per source in `builtIn` (its order is the Sources page's).
  * Everything else derives from here: SourceId, INGEST_SOURCES and the sources' environment
- * variables (config.ts), the jobs (jobs/ingest-jobs.ts), the Sources page and
+ * variables (config.ts), the jobs (sources/jobs.ts), the Sources page and
  * GET /api/v1/sources, the OpenAPI enum of source ids, and classify's per-source hints.
  * See docs/sources.md, "Add a source".
  */

@@ -1,4 +1,4 @@
-/** The server's catalog (es/tidy.ts, en/tidy.ts): same keys in both, nothing empty, tú in Spanish. */
+/** The server's catalog (es/server.ts, en/server.ts): same keys in both, nothing empty, tú in Spanish. */
 import { describe, expect, it } from "vitest";
 import { serverMessagesFor } from "./server-messages.ts";
 

@@ -1,7 +1,7 @@
-/** The server's own messages (es/tidy.ts, en/tidy.ts) by locale: API errors, form validation, mails. */
-import { serverMessages as en } from "./en/tidy";
-import { serverMessages as es, type ServerMessages } from "./es/tidy";
-import type { Locale } from "./locales";
+/** The server's own messages (es/server.ts, en/server.ts) by locale: API errors, form validation, mails. */
+import { serverMessages as en } from "./en/server.ts";
+import { serverMessages as es, type ServerMessages } from "./es/server.ts";
+import type { Locale } from "./locales.ts";
 
 export type { ServerMessages };
 

@@ -1,7 +1,7 @@
 /**
  * What the server itself writes (the API's error answers, the validation of notes, shares, topics
  * and corrections, the document page's field wording, the platform's mails): Spanish, the source
- * of truth for en/tidy.ts. Read through app/i18n/server-messages.ts. `{name}` marks a value.
+ * of truth for en/server.ts. Read through app/i18n/server-messages.ts. `{name}` marks a value.
  */
 export const serverMessages = {
   api: {

@@ -1,5 +1,5 @@
-/** What the server itself writes (see es/tidy.ts): English. */
-import type { ServerMessages } from "../es/tidy";
+/** What the server itself writes (see es/server.ts): English. */
+import type { ServerMessages } from "../es/server.ts";
 
 export const serverMessages: ServerMessages = {
   api: {

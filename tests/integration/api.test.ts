@@ -112,6 +112,7 @@ for (const target of databaseTargets()) {
         "/api/v1/laws",
         "/api/v1/laws/{id}",
         "/api/v1/laws/{id}/blocks/{blockId}/versions",
+        "/api/v1/laws/{id}/compare",
         "/api/v1/laws/{id}/text",
         "/api/v1/obligations",
         "/api/v1/obligations/{id}",

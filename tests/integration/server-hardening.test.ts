@@ -101,7 +101,7 @@ describe("security headers on pages", () => {
     } finally {
       await https.stop();
     }
-  });
+  }, 120_000); // a second server starts inside the test: slow on a busy machine
 });
 
 describe("caching and compression", () => {

@@ -38,8 +38,9 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          // One browser at a time on a 2-core machine.
-          fileParallelism: false,
+          // Two files at a time (each its own server and browser): they mostly wait on the server,
+          // the SMTP peer and the page; one at a time, the layer alone took over ten minutes.
+          maxWorkers: 2,
         },
       },
     ],

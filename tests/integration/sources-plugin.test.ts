@@ -84,7 +84,9 @@ function sourceEnums(node: unknown, found: string[][] = []): string[][] {
   if (Array.isArray(node)) for (const item of node) sourceEnums(item, found);
   else if (node && typeof node === "object") {
     for (const [key, value] of Object.entries(node)) {
-      if (key === "enum" && Array.isArray(value) && value.includes("boe")) found.push(value as string[]);
+      // Source-id enums name both built-in document sources (a law's origin, "boe" or "eu", is not one).
+      if (key === "enum" && Array.isArray(value) && value.includes("boe") && value.includes("eurlex"))
+        found.push(value as string[]);
       else sourceEnums(value, found);
     }
   }

@@ -77,12 +77,13 @@ export function FollowLawButton({
   if (!(boe || eu) || !item.kind || !CONSOLIDATED_KINDS.has(item.kind)) return null;
   const t = lawsMessages(locale).search;
   return (
-    <Form method="post" action="/app/laws" className="mt-1">
+    // A plain form: result lists are also rendered outside the router (and it works without JavaScript).
+    <form method="post" action="/app/laws" className="mt-1">
       <input type="hidden" name="intent" value="follow" />
       <input type="hidden" name="law" value={item.sourceId} />
       <button type="submit" className="btn btn-sm btn-link px-0" aria-label={`${t.follow}: ${item.title}`}>
         {t.follow}
       </button>
-    </Form>
+    </form>
   );
 }

@@ -25,7 +25,8 @@ export default defineConfig({
           // a time keep a 2-core machine busy; one at a time (the default there) took ~21 minutes.
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
-          testTimeout: 30_000,
+          // Several tests start servers or run the operator commands as processes: a minute each.
+          testTimeout: 60_000,
           hookTimeout: 90_000,
           setupFiles: ["tests/support/fail-on-console-error.ts"],
         },

@@ -1,5 +1,4 @@
 import type { Locale } from "../../../i18n/locales";
-import { FollowLawButton } from "../laws/amends-laws";
 import { appMessages, fill } from "../messages";
 import { DocumentBadges } from "./document-badges";
 import { formatDay } from "./labels";
@@ -47,7 +46,6 @@ export function ResultList({
           </p>
           {item.snippet ? <Snippet snippet={item.snippet} lang={item.language} /> : null}
           <DocumentBadges document={item} locale={locale} />
-          <FollowLawButton locale={locale} item={item} />
         </li>
       ))}
     </ol>

@@ -123,7 +123,8 @@ describe("passkeys", () => {
   test("the passkey is removed from the account page, and then no longer works", async () => {
     const { page } = owner;
     await page.goto(`${site}/app/account`);
-    await page.getByRole("button", { name: /Quitar/ }).click();
+    // The passkey's own button: the account page has other "Quitar" buttons (the calendar link).
+    await page.getByTestId("passkey-row").getByRole("button", { name: /Quitar/ }).click();
     await page.getByText("Llave de acceso quitada.").waitFor({ timeout: 20_000 });
     await expect(page.getByTestId("passkey-row").allTextContents()).resolves.toEqual([]);
     await page.locator("summary", { hasText: "Eva" }).click();

@@ -124,7 +124,10 @@ describe("passkeys", () => {
     const { page } = owner;
     await page.goto(`${site}/app/account`);
     // The passkey's own button: the account page has other "Quitar" buttons (the calendar link).
-    await page.getByTestId("passkey-row").getByRole("button", { name: /Quitar/ }).click();
+    await page
+      .getByTestId("passkey-row")
+      .getByRole("button", { name: /Quitar/ })
+      .click();
     await page.getByText("Llave de acceso quitada.").waitFor({ timeout: 20_000 });
     await expect(page.getByTestId("passkey-row").allTextContents()).resolves.toEqual([]);
     await page.locator("summary", { hasText: "Eva" }).click();

@@ -105,6 +105,19 @@ describe("documents in the browser", () => {
     await result.waitFor();
     // The match is highlighted in the snippet.
     expect(await page.getByTestId("results").locator("mark").count()).toBeGreaterThan(0);
+    // A law among the results can be followed: its button posts a form of its own to /app/laws,
+    // not the filters' form it sits in (a nested form broke the page's hydration).
+    const follow = page
+      .getByTestId("result")
+      .filter({ has: page.getByRole("link", { name: /Ley Orgánica 3\/2018/ }) })
+      .getByRole("button", { name: "Seguir esta ley" });
+    expect(await follow.getAttribute("aria-describedby")).toMatch(/^results-/);
+    expect(
+      await follow.evaluate((button) => {
+        const form = (button as HTMLButtonElement).form;
+        return [form?.getAttribute("action"), form?.getAttribute("method"), form?.closest("search") === null];
+      }),
+    ).toEqual(["/app/laws", "post", true]);
 
     await result.click();
     await page.waitForURL(new RegExp(`/app/documents/${lopdId}$`));

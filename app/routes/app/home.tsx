@@ -7,6 +7,7 @@ import { sourceChoices } from "../../.server/sources/registry";
 import { myWork } from "../../.server/triage/list";
 import { ResultList } from "../../components/app/documents/result-list";
 import { SearchFilters } from "../../components/app/documents/search-filters";
+import { FollowLawForms } from "../../components/app/laws/amends-laws";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { MyWork } from "../../components/app/triage/my-work";
 import type { Route } from "./+types/home";
@@ -131,6 +132,7 @@ export default function AppHome({ loaderData }: Route.ComponentProps) {
               {documents.length > 0 ? (
                 <>
                   <ResultList items={documents} locale={locale} testId="new-documents" />
+                  <FollowLawForms items={documents} />
                   <p className="mt-3 mb-0">
                     <a href={searchHref}>{t.more}</a>
                   </p>

@@ -4,6 +4,7 @@ import { servicesContext } from "../../.server/context";
 import { sourceChoices } from "../../.server/sources/registry";
 import { ResultList } from "../../components/app/documents/result-list";
 import { resultCount, SearchFilters } from "../../components/app/documents/search-filters";
+import { FollowLawForms } from "../../components/app/laws/amends-laws";
 import { appMessages, fill } from "../../components/app/messages";
 import type { Route } from "./+types/search";
 import { filtersQuery, parseSearchParams, runSearch } from "./search.server";
@@ -160,6 +161,8 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           </div>
         </form>
       </search>
+      {/* Outside the filters' form: the results' "follow this law" buttons submit these. */}
+      <FollowLawForms items={items} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Locale } from "../../../i18n/locales";
+import { FollowLawButton } from "../laws/amends-laws";
 import { appMessages, fill } from "../messages";
 import { DocumentBadges } from "./document-badges";
 import { formatDay } from "./labels";
@@ -37,7 +38,7 @@ export function ResultList({
     <ol className="list-unstyled mb-0" data-testid={testId}>
       {items.map((item) => (
         <li key={item.id} className="border-bottom py-3" data-testid="result">
-          <Heading className="h6 mb-1" lang={item.language}>
+          <Heading className="h6 mb-1" lang={item.language} id={`${testId}-${item.id}`}>
             <a href={`/app/documents/${item.id}`}>{item.title || t.untitled}</a>
           </Heading>
           <p className="small text-body-secondary mb-1">
@@ -46,6 +47,7 @@ export function ResultList({
           </p>
           {item.snippet ? <Snippet snippet={item.snippet} lang={item.language} /> : null}
           <DocumentBadges document={item} locale={locale} />
+          <FollowLawButton locale={locale} item={item} describedBy={`${testId}-${item.id}`} />
         </li>
       ))}
     </ol>

@@ -64,26 +64,61 @@ const CONSOLIDATED_KINDS = new Set([
   "decision",
 ]);
 
-/** A search result that is a law: "follow this law" (whole law, for the member), no JavaScript needed. */
+/** Whether a result is a law the platform can follow (a BOE act or an EU act of a consolidated kind). */
+function followable(item: { source: string; sourceId: string; kind: string | null }): boolean {
+  const boe = item.source === "boe" && LAW_ID.test(item.sourceId);
+  const eu = item.source === "eurlex" && /^3\d{4}[A-Z]{1,2}\d{4}$/.test(item.sourceId);
+  return (boe || eu) && item.kind !== null && CONSOLIDATED_KINDS.has(item.kind);
+}
+
+const followFormId = (id: string) => `follow-law-${id}`;
+
+/**
+ * "Follow this law" on a result. Result lists sit inside the search page's GET form, and a form
+ * cannot hold another (the HTML parser drops the inner one, and hydration then fails), so the
+ * button submits a form of its own by id: render <FollowLawForms> with the same items outside
+ * any form. It works without JavaScript.
+ */
 export function FollowLawButton({
   locale,
   item,
+  describedBy,
 }: {
   locale: Locale;
-  item: { source: string; sourceId: string; kind: string | null; title: string };
+  item: { id: string; source: string; sourceId: string; kind: string | null };
+  /** The id of the result's title, which says which law the button follows. */
+  describedBy: string;
 }) {
-  const boe = item.source === "boe" && LAW_ID.test(item.sourceId);
-  const eu = item.source === "eurlex" && /^3\d{4}[A-Z]{1,2}\d{4}$/.test(item.sourceId);
-  if (!(boe || eu) || !item.kind || !CONSOLIDATED_KINDS.has(item.kind)) return null;
+  if (!followable(item)) return null;
   const t = lawsMessages(locale).search;
   return (
-    // A plain form: result lists are also rendered outside the router (and it works without JavaScript).
-    <form method="post" action="/app/laws" className="mt-1">
-      <input type="hidden" name="intent" value="follow" />
-      <input type="hidden" name="law" value={item.sourceId} />
-      <button type="submit" className="btn btn-sm btn-link px-0" aria-label={`${t.follow}: ${item.title}`}>
+    <p className="mt-1 mb-0">
+      <button
+        type="submit"
+        form={followFormId(item.id)}
+        className="btn btn-sm btn-link px-0"
+        aria-describedby={describedBy}
+      >
         {t.follow}
       </button>
-    </form>
+    </p>
+  );
+}
+
+/** The forms <FollowLawButton> submits: one per followable item, placed outside any other form. */
+export function FollowLawForms({
+  items,
+}: {
+  items: ReadonlyArray<{ id: string; source: string; sourceId: string; kind: string | null }>;
+}) {
+  return (
+    <>
+      {items.filter(followable).map((item) => (
+        <form key={item.id} id={followFormId(item.id)} method="post" action="/app/laws" hidden>
+          <input type="hidden" name="intent" value="follow" />
+          <input type="hidden" name="law" value={item.sourceId} />
+        </form>
+      ))}
+    </>
   );
 }

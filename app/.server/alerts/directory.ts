@@ -2,7 +2,9 @@
  * The real AlertDirectory (auth tables: users and groups, suspended users left out) and the
  * DocumentLoader (the documents store) that matching and digests use in the running server.
  */
+
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { madridDateDaysAgo } from "../../lib/madrid-date.ts";
 import type { Database } from "../db/client.ts";
 import { team, teamMember, user } from "../db/schema/auth.ts";
 import { reachable } from "../documents/reach.ts";
@@ -87,9 +89,7 @@ export async function recentDocuments(
   filters: FilterSet,
   options: { days?: number; limit?: number } = {},
 ): Promise<MatchableDocument[]> {
-  const since = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(
-    new Date(Date.now() - (options.days ?? 30) * 86_400_000),
-  );
+  const since = madridDateDaysAgo(options.days ?? 30);
   const list = (values: string[]) =>
     sql`array[${sql.join(
       values.map((v) => sql`${v}`),

@@ -4,7 +4,9 @@
  * to its document page when ingested and within reach, else to the official page), versions
  * published but not yet in force flagged, and the pending early warnings.
  */
+
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { madridDate } from "../../lib/madrid-date.ts";
 import type { Database } from "../db/client.ts";
 import { documents, lawAnnouncements } from "../db/schema.ts";
 import { reachable } from "../documents/reach.ts";
@@ -63,11 +65,6 @@ export interface LawPageView {
   announcements: Array<{ actId: string; href: string; relation: string; relationText: string; publishedOn: string }>;
 }
 
-/** Today in Madrid (the BOE's calendar), YYYY-MM-DD. */
-export function madridToday(now = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(now);
-}
-
 export function isIsoDate(value: string | null | undefined): value is string {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const d = new Date(`${value}T00:00:00Z`);
@@ -122,7 +119,7 @@ export async function lawPageView(
   organizationId: string,
   lawId: string,
   date: string,
-  today = madridToday(),
+  today = madridDate(),
   preloaded?: LawText,
 ): Promise<LawPageView | undefined> {
   const text = preloaded ?? (await loadLawText(database, lawId));

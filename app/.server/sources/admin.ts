@@ -4,8 +4,10 @@
  * are its own), each with its status (last success, last error, documents today, from
  * source_status), and the feeds' add/remove. Used by GET /api/v1/sources and /app/admin/sources.
  */
+
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import { madridDate } from "../../lib/madrid-date.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
@@ -40,10 +42,6 @@ export interface SourceView {
   documentsToday: number;
 }
 
-export function madridToday(at = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(at);
-}
-
 /** A source's entries for an organisation: its own (`entries`), or one line under its id. */
 function entriesOf(source: SourcePlugin, db: Db, organizationId: string): Promise<SourceEntry[]> {
   return source.entries
@@ -59,7 +57,7 @@ export async function listSources(db: Db, organizationId: string, now = new Date
   const keys = lines.map(({ entry }) => entry.statusKey);
   const statuses = keys.length ? await db.select().from(sourceStatus).where(inArray(sourceStatus.source, keys)) : [];
   const byKey = new Map(statuses.map((row) => [row.source, row]));
-  const today = madridToday(now);
+  const today = madridDate(now);
   return lines.map(({ source, entry }): SourceView => {
     const status = byKey.get(entry.statusKey);
     const errorAt = status?.lastErrorAt ?? null;

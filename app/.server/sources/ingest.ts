@@ -7,7 +7,9 @@
  * stops the run (recorded in source_status with its URL, logged). Documents are claimed in
  * source_fetches while in flight so that instances running the same day split the work.
  */
+
 import { eq, sql } from "drizzle-orm";
+import { madridDate } from "../../lib/madrid-date.ts";
 import type { Database } from "../db/client.ts";
 import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
 import { httpUrlOrEmpty } from "../documents/reach.ts";
@@ -116,10 +118,6 @@ async function release(database: Database, key: string, done: boolean): Promise<
   else await database.rows(sql`delete from source_fetches where key = ${key}`);
 }
 
-function madridToday(): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
-}
-
 /**
  * Records a success (with the number of documents added and when its run started: errors
  * older than that start are past) or an error with its URL and kind.
@@ -131,7 +129,7 @@ export async function recordStatus(
     | { ok: true; added: number; runStartedAt?: Date }
     | { ok: false; error: string; url: string; kind?: SourceFailureKind },
 ): Promise<void> {
-  const today = madridToday();
+  const today = madridDate();
   const runStartedAt = update.ok ? (update.runStartedAt ?? new Date()) : undefined;
   const kind = update.ok ? undefined : (update.kind ?? failureKindFromMessage(update.error));
   await database.db
@@ -415,7 +413,7 @@ export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<Inge
         language,
         title,
         titles: { [language]: title },
-        publishedOn: entry.publishedOn ?? madridToday(),
+        publishedOn: entry.publishedOn ?? madridDate(),
         effectiveDates: [],
         officialUrl: link,
         links: link ? { html: link } : {},

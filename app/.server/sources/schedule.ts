@@ -3,10 +3,8 @@ import type { WatchWindow } from "./plugin.ts";
 
 const TZ = "Europe/Madrid";
 
-/** Today (or `at`) in Madrid, YYYY-MM-DD. */
-export function madridDate(at = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: TZ }).format(at);
-}
+/** Today (or `at`) in Madrid, YYYY-MM-DD: the project's one helper (app/lib/madrid-date.ts). */
+export { madridDate } from "../../lib/madrid-date.ts";
 
 /** Days from `since` to `until` inclusive (YYYY-MM-DD), at most 366. */
 export function daysBetween(since: string, until: string): string[] {

@@ -4,6 +4,7 @@
  * staggered application dates). The proposal is the first of them not yet past; when all are
  * past, the latest (the item is then overdue, which is the truth). Pure: tested on its own.
  */
+import { madridDate } from "../../lib/madrid-date.ts";
 import type { DueSource } from "../db/schema/triage.ts";
 
 export interface DueProposal {
@@ -24,12 +25,7 @@ export function proposeDueDate(effectiveDates: readonly string[], today: string)
 
 /** The calendar day in Europe/Madrid of an instant (due dates and "overdue" are Madrid days). */
 export function madridDay(now: Date): string {
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone: "Europe/Madrid",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(now);
+  return madridDate(now);
 }
 
 /** The hour (0-23) in Europe/Madrid of an instant. */

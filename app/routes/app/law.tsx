@@ -4,13 +4,14 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { can } from "../../.server/auth/permissions";
 import { servicesContext } from "../../.server/context";
 import { followFromForm, followsOf, unfollowFromForm } from "../../.server/laws/follow-page";
-import { isIsoDate, lawPageView, madridToday } from "../../.server/laws/page";
+import { isIsoDate, lawPageView } from "../../.server/laws/page";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FormAlert } from "../../components/app/form-field";
 import { FollowMessage, LawFollowForm } from "../../components/app/laws/follow-form";
 import { LawText } from "../../components/app/laws/law-text";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
+import { madridDate } from "../../lib/madrid-date";
 import type { Route } from "./+types/law";
 
 export const handle = { layout: "bare" };
@@ -21,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const database = context.get(servicesContext).api.database;
   const url = new URL(request.url);
   const asked = url.searchParams.get("date");
-  const today = madridToday();
+  const today = madridDate();
   const badDate = asked !== null && asked !== "" && !isIsoDate(asked);
   const date = asked && isIsoDate(asked) ? asked : today;
   const view = await lawPageView(database, member.organizationId, params.id, date, today);

@@ -7,7 +7,6 @@
  */
 import { queueWebhookEvent } from "../alerts/channels/webhook/index.ts";
 import type { Executor } from "../audit/executor.ts";
-import type { Db } from "../db/client.ts";
 
 export type TriageEventType = "document.triaged" | "obligation.created" | "obligation.updated";
 
@@ -18,5 +17,5 @@ export async function queueTriageWebhookEvent(
   data: Record<string, unknown>,
   now = new Date(),
 ): Promise<number> {
-  return queueWebhookEvent(tx as Db, { organisationId: organizationId, type, data, now });
+  return queueWebhookEvent(tx, { organisationId: organizationId, type, data, now });
 }

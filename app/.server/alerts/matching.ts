@@ -16,6 +16,7 @@ import { insertDeliveries, type NewDelivery } from "./channels/deliveries.ts";
 import { registeredChannels } from "./channels/index.ts";
 import type { AlertDirectory, ProfileMatch, Recipient } from "./channels/types.ts";
 import { webhookDelivery } from "./channels/webhook/index.ts";
+import { insertMatches } from "./matches.ts";
 import { type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
 
 export type { AlertDirectory, Recipient };
@@ -28,14 +29,6 @@ export interface MatchResult {
   matched: number;
   newMatches: number;
   deliveries: number;
-}
-
-const chunkSize = 1000;
-
-function chunks<T>(items: T[], size = chunkSize): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** The SQL prefilter: the organisation-independent filters a document decides by itself. */
@@ -111,19 +104,11 @@ export async function matchDocument(
   const publishedOn = String(document.publishedOn ?? "");
 
   return db.transaction(async (tx) => {
-    // One statement per chunk with the rows as one JSON parameter (fewer bound parameters than VALUES lists).
-    const inserted: { id: string; profileId: string }[] = [];
-    for (const part of chunks(matched, 5000)) {
-      const json = JSON.stringify(
-        part.map(({ profile, result }) => ({ i: randomUUID(), p: profile.id, r: result.reasons })),
-      );
-      const result = (await tx.execute(sql`
-        insert into alert_matches (id, document_id, profile_id, reasons)
-        select (r->>'i')::uuid, ${documentId}::uuid, (r->>'p')::uuid, r->'r' from jsonb_array_elements(${json}::jsonb) r
-        on conflict do nothing
-        returning id, profile_id`)) as unknown as { rows: { id: string; profile_id: string }[] };
-      for (const row of result.rows) inserted.push({ id: row.id, profileId: row.profile_id });
-    }
+    const inserted = await insertMatches(
+      tx,
+      documentId,
+      matched.map(({ profile, result }) => ({ profileId: profile.id, reasons: result.reasons })),
+    );
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
     const channels = registeredChannels();
     // Triage (issue 26): each organisation this alert reaches gets the document as "new".

@@ -11,8 +11,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { insertDeliveries, type NewDelivery } from "../alerts/channels/deliveries.ts";
 import { queueWebhookEvent } from "../alerts/channels/webhook/index.ts";
-import { deliveriesChannel } from "../alerts/inbox.ts";
+import { insertMatches } from "../alerts/matches.ts";
 import type { AlertDirectory, Recipient } from "../alerts/matching.ts";
 import type { Lang } from "../alerts/profiles.ts";
 import type { Database } from "../db/client.ts";
@@ -150,24 +151,16 @@ export async function matchLawChange(
   const titleOf = new Map(blocks.map((b) => [b.blockId, b.title || b.blockId]));
 
   return database.db.transaction(async (tx) => {
-    const inserted: Array<{ id: string; profileId: string }> = [];
-    for (let i = 0; i < matched.length; i += 5000) {
-      const json = JSON.stringify(
-        matched.slice(i, i + 5000).map(({ profile, hits }) => ({
-          i: randomUUID(),
-          p: profile.id,
-          r: [{ law: change.lawId, kind: change.kind, blocks: hits.map((id) => titleOf.get(id) ?? id) }],
-        })),
-      );
-      const result = (await tx.execute(sql`
-        insert into alert_matches (id, document_id, profile_id, reasons)
-        select (r->>'i')::uuid, ${changeId}::uuid, (r->>'p')::uuid, r->'r' from jsonb_array_elements(${json}::jsonb) r
-        on conflict do nothing
-        returning id, profile_id`)) as unknown as { rows: Array<{ id: string; profile_id: string }> };
-      for (const row of result.rows) inserted.push({ id: row.id, profileId: row.profile_id });
-    }
+    const inserted = await insertMatches(
+      tx,
+      changeId,
+      matched.map(({ profile, hits }) => ({
+        profileId: profile.id,
+        reasons: [{ law: change.lawId, kind: change.kind, blocks: hits.map((id) => titleOf.get(id) ?? id) }],
+      })),
+    );
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
-    const rows: unknown[] = [];
+    const rows: NewDelivery[] = [];
     for (const match of inserted) {
       const profile = byId.get(match.profileId);
       if (!profile) continue;
@@ -178,9 +171,10 @@ export async function matchLawChange(
         rows.push({
           id: randomUUID(),
           matchKey: match.id,
-          channel: "inapp",
+          kind: "inapp",
           recipient: recipient.userId,
           organizationId: profile.organizationId,
+          giveUpAt: null,
           payload: {
             userId: recipient.userId,
             documentId: changeId,
@@ -193,9 +187,10 @@ export async function matchLawChange(
           rows.push({
             id: deliveryId,
             matchKey: match.id,
-            channel: "mail",
+            kind: "mail",
             recipient: recipient.userId,
             organizationId: profile.organizationId,
+            giveUpAt: null,
             payload: lawAlertMail(view, {
               from: deps.mailFrom,
               siteUrl: deps.siteUrl,
@@ -209,18 +204,7 @@ export async function matchLawChange(
         }
       }
     }
-    let enqueued = 0;
-    for (let i = 0; i < rows.length; i += 5000) {
-      const json = JSON.stringify(rows.slice(i, i + 5000));
-      const done = (await tx.execute(sql`
-        insert into deliveries (id, match_key, channel, recipient, organization_id, payload)
-        select (r->>'id')::uuid, r->>'matchKey', r->>'channel', r->>'recipient', r->>'organizationId', r->'payload'
-        from jsonb_array_elements(${json}::jsonb) r
-        on conflict do nothing
-        returning id`)) as unknown as { rows: unknown[] };
-      enqueued += done.rows.length;
-    }
-    if (enqueued > 0) await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
+    let enqueued = await insertDeliveries(tx, rows);
     // `law.changed` to the webhooks of every organisation that follows what changed (once per change).
     const organisations = new Set(matched.map(({ profile }) => profile.organizationId));
     for (const organisationId of organisations) {

@@ -11,6 +11,7 @@ import { madridDate } from "../../lib/madrid-date.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Db } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import { ingestBackfill, sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
 import { type OutboundUrlOptions, outboundUrlField } from "../net/url-field.ts";
 import { failureKindFromMessage, isSourceFailureKind, type SourceFailureKind } from "./errors.ts";
@@ -135,8 +136,7 @@ export async function sourcesNotice(db: Db, organizationId: string, ingestEnable
 }
 
 async function anyDocument(db: Db): Promise<boolean> {
-  const rows = await db.execute(sql`select 1 from documents limit 1`);
-  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+  return (await rowsOf(db, sql`select 1 from documents limit 1`)).length > 0;
 }
 
 /** Whether `id` names a source entry this organisation may run: boe, eurlex, one of its feeds, … */

@@ -3,8 +3,10 @@
  * /api/v1/triage) and "my work" (items and obligations assigned to the user or their groups).
  * Only documents within the organisation's reach are listed.
  */
+
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import type { DueSource, ObligationStatus, TriageImpact, TriageStatus } from "../db/schema/triage.ts";
 import { reachable } from "../documents/reach.ts";
 import { isOverdue, madridDay } from "./due-date.ts";
@@ -47,10 +49,6 @@ interface RawRow {
   due_source: DueSource | null;
   impact: TriageImpact | null;
   updated_at: Date | string;
-}
-
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** "me": the user or one of their groups; the SQL for the item (alias t) or obligation (alias o) columns. */
@@ -99,14 +97,14 @@ export async function listTriage(
     where.push(sql`t.due_on < ${today}::date and t.status not in ('done', 'does_not_apply')`);
   }
   const condition = sql.join(where, sql` and `);
-  const [count] = await rows<{ n: number }>(
+  const [count] = await rowsOf<{ n: number }>(
     db,
     sql`select count(*)::int as n from triage_items t join documents d on d.id = t.document_id where ${condition}`,
   );
   const total = Number(count?.n ?? 0);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(filters.page, pageCount);
-  const found = await rows<RawRow>(
+  const found = await rowsOf<RawRow>(
     db,
     sql`select t.document_id, d.source_id, d.title, d.published_on, d.area_ids, t.status, t.assignee_user_id,
       t.assignee_team_id, t.due_on::text as due_on, t.due_source, t.impact, t.updated_at
@@ -167,7 +165,7 @@ export async function myWork(
   const limit = options.limit ?? 50;
   const groups = await groupsOf(db, viewer.organizationId, viewer.userId);
   const org = viewer.organizationId;
-  const found = await rows<{
+  const found = await rowsOf<{
     kind: "triage" | "obligation";
     id: string;
     document_id: string;

@@ -8,10 +8,12 @@
  * `runReminders(database, { now })` is the job: the hourly alerts schedule calls it today (one line
  * in alerts/service.ts); it is a plain function so that the jobs kernel can take it as it is.
  */
+
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { alertsChannel } from "../alerts/inbox.ts";
 import type { Database } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import { mailOutbox } from "../db/schema/auth.ts";
 import { reachable } from "../documents/reach.ts";
 import { madridDay, madridHour } from "./due-date.ts";
@@ -82,10 +84,13 @@ export async function runReminders(database: Database, options: { now?: Date; si
   for (const row of due) {
     const sent = await database.db.transaction(async (tx) => {
       // The once-only guarantee across instances: the primary key of reminders_sent.
-      const claimed = (await tx.execute(sql`insert into reminders_sent (kind, item_key, user_id, due_on)
+      const claimed = await rowsOf(
+        tx,
+        sql`insert into reminders_sent (kind, item_key, user_id, due_on)
         values (${row.kind}, ${row.item_key}, ${row.user_id}, ${row.due_on}::date) on conflict do nothing
-        returning user_id`)) as unknown as { rows: unknown[] };
-      if (claimed.rows.length === 0) return null;
+        returning user_id`,
+      );
+      if (claimed.length === 0) return null;
       const language = row.locale === "en" ? "en" : "es";
       const item: ReminderMailItem = {
         kind: row.kind,

@@ -3,8 +3,10 @@
  * (the SSE stream), committed with its delivery row marked sent. A claimed batch goes in one
  * transaction (one transaction per row made a 10,000-profile fan-out take minutes).
  */
+
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { rowsOf } from "../../../db/rows.ts";
 import { deliveries } from "../../../db/schema.ts";
 import { alertsChannel } from "../../inbox.ts";
 import { type ChannelModule, deliveryKind, type PreparedDelivery, type ProfileMatch } from "../types.ts";
@@ -39,11 +41,13 @@ export const inAppChannel: ChannelModule = {
       async send(p, ctx, delivery) {
         // The alert, its notification and the delivery's state commit together.
         await ctx.database.db.transaction(async (tx) => {
-          const inserted = (await tx.execute(sql`
-            insert into alerts (user_id, document_id, profile_id, title)
+          const inserted = await rowsOf<{ id: number | string }>(
+            tx,
+            sql`insert into alerts (user_id, document_id, profile_id, title)
             values (${p.userId}, ${p.documentId}, ${p.profileId}, ${p.title})
-            on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
-          const id = inserted.rows[0]?.id;
+            on conflict do nothing returning id`,
+          );
+          const id = inserted[0]?.id;
           if (id !== undefined) await tx.execute(sql`select pg_notify(${alertsChannel}, ${String(id)})`);
           await tx
             .update(deliveries)
@@ -57,12 +61,14 @@ export const inAppChannel: ChannelModule = {
           const json = JSON.stringify(
             items.map(({ payload: p }) => ({ u: p.userId, d: p.documentId, p: p.profileId, t: p.title })),
           );
-          const inserted = (await tx.execute(sql`
-            insert into alerts (user_id, document_id, profile_id, title)
+          const inserted = await rowsOf<{ id: number | string }>(
+            tx,
+            sql`insert into alerts (user_id, document_id, profile_id, title)
             select r->>'u', (r->>'d')::uuid, (r->>'p')::uuid, r->>'t' from jsonb_array_elements(${json}::jsonb) r
-            on conflict do nothing returning id`)) as unknown as { rows: { id: number | string }[] };
-          if (inserted.rows.length) {
-            const ids = JSON.stringify(inserted.rows.map((row) => String(row.id)));
+            on conflict do nothing returning id`,
+          );
+          if (inserted.length) {
+            const ids = JSON.stringify(inserted.map((row) => String(row.id)));
             await tx.execute(
               sql`select pg_notify(${alertsChannel}, id) from jsonb_array_elements_text(${ids}::jsonb) id`,
             );

@@ -82,3 +82,47 @@ export async function startTcpProxy(targetUrl: string) {
       }),
   };
 }
+
+/**
+ * A PostgreSQL cluster of the test's own, in a temporary directory on a free loopback port, for a
+ * test that restarts the server: restarting the shared cluster would cut every other test file's
+ * connections (the integration files run three at a time). Needs PG_BIN (set by pg-throwaway.sh).
+ */
+export async function startOwnCluster(pgBin: string) {
+  const { execFileSync } = await import("node:child_process");
+  const { chownSync, mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const path = await import("node:path");
+  const dir = mkdtempSync(path.join(tmpdir(), "pg-own-"));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = execFileSync("id", ["-u", "postgres"]).toString().trim();
+    const gid = execFileSync("id", ["-g", "postgres"]).toString().trim();
+    chownSync(dir, Number(uid), Number(gid));
+  }
+  const run = (args: string[]) => {
+    const command = asRoot ? ["runuser", "-u", "postgres", "--", ...args] : args;
+    execFileSync(command[0] as string, command.slice(1), { stdio: "ignore" });
+  };
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const data = path.join(dir, "data");
+  run([`${pgBin}/initdb`, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=50`;
+  run([`${pgBin}/pg_ctl`, "-D", data, "-l", path.join(dir, "log"), "-o", options, "-w", "start"]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    restart: () => run([`${pgBin}/pg_ctl`, "-D", data, "-m", "fast", "-w", "restart"]),
+    stop() {
+      try {
+        run([`${pgBin}/pg_ctl`, "-D", data, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

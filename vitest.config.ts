@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
+    // One empty PGlite cluster per run that new databases are unpacked from (faster than initdb).
+    globalSetup: ["tests/support/global-setup.ts"],
     projects: [
       {
         extends: true,

@@ -56,6 +56,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
+      // A fresh DATA_DIR/db unpacked from the run's empty cluster (global-setup.ts) instead of initdb.
+      ...(process.env.PGLITE_TEMPLATE ? { PGLITE_TEMPLATE: process.env.PGLITE_TEMPLATE } : {}),
       HOME: process.env.HOME,
       NODE_ENV: options.dev ? "development" : "production",
       HOST: "127.0.0.1",

@@ -47,6 +47,9 @@ export async function startSmtpSink(options: { port?: number; mode?: SinkMode } 
       authOptional: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
+      // stop() ends the clients' idle pooled connections at once: the library's default waits 30 s
+      // for them to hang up, and a pooled mail transport never does.
+      closeTimeout: 200,
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));

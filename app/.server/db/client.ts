@@ -1,5 +1,5 @@
 /** Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set. Same schema, same SQL. */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
@@ -74,8 +74,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   // module in the background and keeps the memory; the baseline tier runs these small
   // queries as fast (measured: 2,000 queries in 1.1 s either way) in a third less memory.
   setFlagsFromString("--liftoff-only");
+  const template = freshClusterTemplate(dataDir);
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    ...(template ? { loadDataDir: template } : {}),
     // Full-text search of documents needs unaccent and pg_trgm, as on PostgreSQL.
     extensions: { unaccent, pg_trgm },
     // One embedded client and a few small tables: PostgreSQL's server-sized defaults
@@ -101,6 +103,19 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       ),
     close: () => client.close(),
   };
+}
+
+/**
+ * PGLITE_TEMPLATE (tests and CI): a tarball of an empty PGlite cluster (PGlite's dumpDataDir,
+ * made once per test run by tests/support/global-setup.ts). A new cluster is then unpacked from
+ * it instead of running initdb, which costs seconds each time on a small machine. Only for a
+ * cluster that does not exist yet; an existing DATA_DIR/db is always opened as it is.
+ */
+function freshClusterTemplate(dataDir: string | undefined): Blob | undefined {
+  const file = process.env.PGLITE_TEMPLATE;
+  if (!file || !existsSync(file)) return undefined;
+  if (dataDir && existsSync(path.join(dataDir, "PG_VERSION"))) return undefined;
+  return new Blob([readFileSync(file)]);
 }
 
 function withTimeout(promise: Promise<boolean>, ms: number): Promise<boolean> {

@@ -21,10 +21,10 @@ import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webh
 import type { Database } from "../../app/.server/db/client.ts";
 import { alertMatches, deliveries, lawAnnouncements, lawChanges } from "../../app/.server/db/schema.ts";
 import { fixturesDir } from "../../app/.server/fixtures-path.ts";
+import { textAt } from "../../app/.server/law-texts/model.ts";
+import { lawChangePath, loadLawText } from "../../app/.server/law-texts/store.ts";
 import { createFollow } from "../../app/.server/laws/follows.ts";
-import { textAt } from "../../app/.server/laws/model.ts";
 import { lawDocumentStored, pollAndAlert } from "../../app/.server/laws/service.ts";
-import { lawChangePath, loadLawText } from "../../app/.server/laws/store.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { ingestBoeDay } from "../../app/.server/sources/ingest.ts";

@@ -5,8 +5,8 @@
  */
 import type { AlertDirectory } from "../alerts/matching.ts";
 import type { Database } from "../db/client.ts";
+import { announceFromDocument, recordConsolidatedChange } from "../law-texts/changes.ts";
 import { type ConsolidatedDeps, type PollResult, pollConsolidated } from "../sources/consolidated/poll.ts";
-import { announceFromDocument, recordConsolidatedChange } from "./changes.ts";
 import { type LawMatchResult, matchLawChange } from "./matching.ts";
 
 export interface LawAlertSettings {

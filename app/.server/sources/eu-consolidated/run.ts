@@ -4,7 +4,7 @@ import type { AlertDirectory } from "../../alerts/matching.ts";
 import type { Config } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
 import { alertProfiles, laws } from "../../db/schema.ts";
-import { recordConsolidatedChange } from "../../laws/changes.ts";
+import { recordConsolidatedChange } from "../../law-texts/changes.ts";
 import { matchLawChange } from "../../laws/matching.ts";
 import { lawAlertSettings } from "../../laws/service.ts";
 import type { Logger } from "../../logger.ts";

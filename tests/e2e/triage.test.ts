@@ -3,8 +3,8 @@
  * SMTP peer): an alert brings a document; a member sets it under review, assigns a group and a
  * due date; another member of that group sees it in "my work", marks it as applying and records
  * two obligations anchored to paragraphs; the reminder mail reaches that member before the due
- * date (and the notification centre has it). The evidence-pack step belongs to the "evidence"
- * work: see EVIDENCE HOOK below. Also: the pages without JavaScript (field errors in Spanish), a
+ * date (and the notification centre has it). Then the owner's evidence pack lists all of it in order
+ * with a valid chain. Also: the pages without JavaScript (field errors in Spanish), a
  * member of another organisation gets a 404 on a feed entry outside its reach, and screenshots of
  * the new pages at 390 and 1440 px, light and dark (axe clean), go to TRIAGE_SCREENSHOTS when it is set.
  */
@@ -190,9 +190,44 @@ describe("triage in the browser", () => {
     );
     expect(inbox?.n).toBe(3);
 
-    // EVIDENCE HOOK (engineer "evidence"): the evidence pack of `documentId` must now list, in order,
-    // the alert to Ana, the triage decisions of Ana and Bea, the two obligations and the audit
-    // excerpt with a valid chain. Add that step here, after the reminders.
+    // The evidence pack, as Ana (the owner) opens it: the alert to her, the decisions of Ana then
+    // Bea, the two obligations in the order recorded, and the audit excerpt with a valid chain.
+    const evidence = await openPage(browser, { locale: "es-ES", viewport: { width: 1440, height: 900 } });
+    await evidence.page.context().addCookies(cookiesOf(ana));
+    await evidence.page.goto(`${server.url}/app/evidence`);
+    await evidence.page.getByLabel("Identificador del documento").fill(documentId);
+    await evidence.page.getByRole("button", { name: "Ver el expediente" }).click();
+    const pack = evidence.page.getByTestId("evidence-document");
+    await pack.waitFor();
+    const alertRows = await evidence.page.getByTestId("evidence-alerts").locator("tbody tr").allTextContents();
+    expect(alertRows.length).toBeGreaterThanOrEqual(1);
+    expect(alertRows.every((row) => row.includes("Ana Ruiz"))).toBe(true);
+    const decisions = await evidence.page.getByTestId("evidence-decisions").locator("tbody tr").allTextContents();
+    expect(decisions.length).toBeGreaterThanOrEqual(2);
+    const anaDecisions = decisions.filter((row) => row.includes("Ana Ruiz"));
+    const beaDecisions = decisions.filter((row) => row.includes("Bea Soto"));
+    expect(anaDecisions.length + beaDecisions.length).toBe(decisions.length);
+    // Ana's decisions come first (under review, the group, the due date), then Bea's (applies).
+    expect(decisions.slice(0, anaDecisions.length)).toEqual(anaDecisions);
+    expect(anaDecisions.join(" ")).toContain("En revisión");
+    expect(anaDecisions.join(" ")).toContain("Cumplimiento");
+    expect(beaDecisions.join(" ")).toContain("Aplica");
+    const obligationRows = await evidence.page
+      .getByTestId("evidence-obligations")
+      .locator("tbody tr")
+      .allTextContents();
+    expect(obligationRows).toHaveLength(2);
+    expect(obligationRows[0]).toContain("Identificar al titular real");
+    expect(obligationRows[1]).toContain("Conservar los documentos diez años");
+    expect(await evidence.page.getByTestId("chain-verification").textContent()).toMatch(
+      /Cadena de auditoría verificada: válida/,
+    );
+    const exported = await evidence.page.request.get(`${server.url}/app/evidence/export?document=${documentId}`);
+    expect(exported.status()).toBe(200);
+    const json = (await exported.json()) as { audit: { verification: { valid: boolean } } };
+    expect(json.audit.verification.valid).toBe(true);
+    expect(evidence.errors).toEqual([]);
+    await evidence.close();
   }, 180_000);
 
   test("without JavaScript the triage form answers field errors in Spanish; another organisation gets 404", async () => {

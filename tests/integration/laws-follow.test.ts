@@ -15,16 +15,21 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDigest } from "../../app/.server/alerts/channels/digest/index.ts";
 import { databaseDocuments } from "../../app/.server/alerts/directory.ts";
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
+import { createDeliveryWorker } from "../../app/.server/alerts/worker.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { alertMatches, deliveries, lawAnnouncements, lawChanges } from "../../app/.server/db/schema.ts";
 import { fixturesDir } from "../../app/.server/fixtures-path.ts";
 import { textAt } from "../../app/.server/law-texts/model.ts";
 import { lawChangePath, loadLawText } from "../../app/.server/law-texts/store.ts";
 import { createFollow } from "../../app/.server/laws/follows.ts";
-import { lawDocumentStored, pollAndAlert } from "../../app/.server/laws/service.ts";
+import { matchLawChange, storeLawMatches } from "../../app/.server/laws/matching.ts";
+import { finishLawFanOut, lawDocumentStored, pollAndAlert } from "../../app/.server/laws/service.ts";
+import { createLogger } from "../../app/.server/logger.ts";
+import { createMailTransport } from "../../app/.server/mail/transport.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { ingestBoeDay } from "../../app/.server/sources/ingest.ts";
@@ -298,6 +303,67 @@ for (const target of databaseTargets()) {
       const fourth = await pollAndAlert(deps(database, "2018-12-06"));
       expect(fourth.changes).toEqual([]);
     }, 180_000);
+
+    it("a follow in the daily digest: matched, fanned out once after a stop, no mail at once, listed in the digest", async () => {
+      const follow = await createFollow(database, "org-alfa", {
+        lawId: LAW,
+        blockIds: [],
+        userId: "u-alfa-2",
+        emailMode: "digest",
+        language: "es",
+      });
+      expect("follow" in follow).toBe(true);
+      // The latest change of the law, matched again: only the new follow is a new match.
+      const [latest] = await database.rows<{ id: string }>(
+        sql`select id from law_changes where law_id = ${LAW} order by created_at desc limit 1`,
+      );
+      const changeId = latest?.id as string;
+      // The matches are stored first; a process stopped before the fan-out leaves them pending.
+      const stored = await storeLawMatches(database, changeId, { siteUrl: "https://regwatch.example" });
+      expect(stored.newMatches).toBe(1);
+      const pending = await database.rows<{ n: number }>(
+        sql`select count(*)::int as n from alert_matches where document_id = ${changeId}::uuid and fanout_pending`,
+      );
+      expect(pending[0]?.n).toBe(1);
+      expect((await deliveriesOf(database, changeId)).filter((d) => d.recipient === "u-alfa-2")).toEqual([]);
+      // The next poll's sweep finishes it, once, even with two instances sweeping at the same time.
+      const swept = await Promise.all([finishLawFanOut(database, directory), finishLawFanOut(database, directory)]);
+      expect(swept[0] + swept[1]).toBe(1);
+      expect(await finishLawFanOut(database, directory)).toBe(0);
+      // Matching the change again finds nothing new.
+      const again = await matchLawChange(database, changeId, {
+        directory,
+        siteUrl: "https://regwatch.example",
+        mailFrom: "alerts@regwatch.example",
+      });
+      expect(again.newMatches).toBe(0);
+      const mine = (await deliveriesOf(database, changeId)).filter((d) => d.recipient === "u-alfa-2");
+      expect(mine.map((d) => d.channel)).toEqual(["inapp"]);
+      const worker = createDeliveryWorker({
+        database,
+        transport: createMailTransport({ dataDir: "/tmp", log: createLogger("silent") }),
+        mailFrom: "alerts@regwatch.example",
+        siteUrl: "https://regwatch.example",
+        log: createLogger("silent"),
+      });
+      await worker.drain();
+      await worker.stop();
+      const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+      const digest = await buildDigest(
+        database,
+        { userId: "u-alfa-2", email: "otro@alfa.example", language: "es" },
+        today,
+        {
+          from: "alerts@regwatch.example",
+          siteUrl: "https://regwatch.example",
+        },
+      );
+      expect(digest?.subject).toBe(`Resumen del ${today}: 1 documento`);
+      expect(digest?.text).toContain(`https://regwatch.example/app/documents/${changeId}`);
+      expect(digest?.text).toMatch(/Artículo 28/);
+      // That link leads to the law's page at the change.
+      expect(await lawChangePath(database, changeId)).toBe(`/app/laws/${LAW}?change=${changeId}`);
+    });
 
     it("never matches a follow of a law against ordinary documents (its empty filters are not 'any')", async () => {
       await createFollow(database, "org-gamma", {

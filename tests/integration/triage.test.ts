@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDigest } from "../../app/.server/alerts/channels/digest/index.ts";
 import { databaseDirectory, databaseDocuments } from "../../app/.server/alerts/directory.ts";
 import { matchDocument } from "../../app/.server/alerts/matching.ts";
 import { createWebhook, webhookInputSchema } from "../../app/.server/alerts/webhooks.ts";
@@ -23,6 +24,7 @@ import { sourceFeeds } from "../../app/.server/db/schema/documents.ts";
 import { alertProfiles, alerts, mailOutbox, reminderSettings, triageItems } from "../../app/.server/db/schema.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport } from "../../app/.server/mail/transport.ts";
+import { digestDeadlines } from "../../app/.server/triage/digest-deadlines.ts";
 import { addDays, madridDay } from "../../app/.server/triage/due-date.ts";
 import { parseTriageFilters } from "../../app/.server/triage/filters.ts";
 import { listTriage } from "../../app/.server/triage/list.ts";
@@ -383,6 +385,50 @@ for (const target of databaseTargets()) {
         .from(triageItems)
         .where(and(eq(triageItems.organizationId, "org-a"), eq(triageItems.documentId, ids.doc)));
       expect(item?.dueOn).toBe(addDays(today, 1));
+    });
+
+    it("lists the same deadlines in the member's daily digest, overdue ones marked, nobody else's", async () => {
+      const site = "https://regwatch.example";
+      const yesterday = addDays(today, -1);
+      const digestOf = (userId: string, email: string, language: "es" | "en") =>
+        buildDigest(database, { userId, email, language }, yesterday, {
+          from: "alerts@regwatch.example",
+          siteUrl: site,
+          deadlines: digestDeadlines,
+        });
+      // Bea has no digest profile alert that day: the digest is her deadlines alone (sent today).
+      const mail = await digestOf("bea", "bea@a.example", "es");
+      expect(mail?.subject).toBe(`Resumen del ${yesterday}: 3 plazos`);
+      const text = mail?.text ?? "";
+      expect(text).toContain("Tus plazos vencidos o próximos:");
+      expect(text).toContain("Decidir si aplica «Real Decreto de prevención del blanqueo de capitales»");
+      expect(text).toContain("Obligación «Identificar al titular real»");
+      expect(text).toContain("Obligación «=Conservar documentos diez años»");
+      expect(text).toContain(`${site}/app/documents/${ids.doc}#triage`);
+      expect(text).toContain(`${site}/app/documents/${ids.doc}#obligations`);
+      expect(mail?.html).toContain("<h2>Tus plazos vencidos o próximos:</h2>");
+      // Soonest first.
+      expect(text.indexOf("Decidir si aplica")).toBeLessThan(text.indexOf("=Conservar documentos"));
+      // Ana is assigned nothing and has no digest alert: no digest; Carl's organisation reaches none of it.
+      expect(await digestOf("ana", "ana@a.example", "es")).toBeUndefined();
+      expect(await digestOf("carl", "carl@b.example", "es")).toBeUndefined();
+
+      // An overdue obligation is marked; a decided document leaves the list; English for an English reader.
+      await database.rows(sql`update obligations set due_on = ${addDays(today, -2)}::date
+        where title = 'Identificar al titular real'`);
+      await database.rows(sql`update triage_items set status = 'does_not_apply' where document_id = ${ids.doc}::uuid
+        and organization_id = 'org-a'`);
+      const later = await digestOf("bea", "bea@a.example", "en");
+      expect(later?.subject).toBe(`Digest for ${yesterday}: 2 deadlines`);
+      expect(later?.text).not.toContain("Decide whether");
+      expect(later?.text).toMatch(
+        /Obligation “Identificar al titular real” \(from “Real Decreto[^”]*”\) \(was due on /,
+      );
+      // Outside the reminder window (3 days): not listed.
+      await database.rows(sql`update obligations set due_on = ${addDays(today, 10)}::date
+        where title = '=Conservar documentos diez años'`);
+      const last = await digestOf("bea", "bea@a.example", "en");
+      expect(last?.subject).toBe(`Digest for ${yesterday}: 1 deadline`);
     });
   });
 }

@@ -11,13 +11,15 @@ const chunkSize = 5000;
 
 /**
  * Stores matches of one document (or law change) with profiles, skipping those already stored,
- * and returns the new ones. One statement per chunk with the rows as one JSON parameter (fewer
+ * and returns the new ones (fanOutLater: their deliveries are written afterwards, by the laws'
+ * fan-out, which looks for fanout_pending). One statement per chunk with the rows as one JSON parameter (fewer
  * bound parameters than VALUES lists).
  */
 export async function insertMatches(
   tx: Db,
   documentId: string,
   matches: ReadonlyArray<{ profileId: string; reasons: unknown }>,
+  options: { fanOutLater?: boolean } = {},
 ): Promise<Array<{ id: string; profileId: string }>> {
   const inserted: Array<{ id: string; profileId: string }> = [];
   for (let i = 0; i < matches.length; i += chunkSize) {
@@ -26,8 +28,9 @@ export async function insertMatches(
     );
     const rows = await rowsOf<{ id: string; profile_id: string }>(
       tx,
-      sql`insert into alert_matches (id, document_id, profile_id, reasons)
-        select (r->>'i')::uuid, ${documentId}::uuid, (r->>'p')::uuid, r->'r' from jsonb_array_elements(${json}::jsonb) r
+      sql`insert into alert_matches (id, document_id, profile_id, reasons, fanout_pending)
+        select (r->>'i')::uuid, ${documentId}::uuid, (r->>'p')::uuid, r->'r', ${options.fanOutLater === true}
+        from jsonb_array_elements(${json}::jsonb) r
         on conflict do nothing
         returning id, profile_id`,
     );

@@ -8,6 +8,7 @@ import type { Database } from "../db/client.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
+import { digestDeadlines } from "../triage/digest-deadlines.ts";
 import { runReminders } from "../triage/reminders.ts";
 import { enqueueDueDigests } from "./channels/digest/index.ts";
 import { databaseDirectory, databaseDocuments } from "./directory.ts";
@@ -78,6 +79,7 @@ export function createAlertsService(deps: {
       directory,
       from: config.mailFrom,
       siteUrl: config.siteUrl,
+      deadlines: digestDeadlines,
       ...(now ? { now } : {}),
     });
   const jobs = registerAlertJobs(deps.kernel, log, {

@@ -68,7 +68,8 @@ export async function followFromForm(
     if (!group) return { ok: false, failure: "badGroup", lawId };
     groupId = group.id;
   }
-  const emailMode = form.get("mail") === "off" ? "off" : "immediate";
+  const mail = form.get("mail");
+  const emailMode = mail === "off" || mail === "digest" ? mail : "immediate";
   const titles: string[] = [];
   if (blockIds.length > 0) {
     const known = await database.db

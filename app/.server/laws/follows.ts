@@ -1,7 +1,7 @@
 /**
  * Follows: alert profiles with a law scope (alert_profiles.law_id, law_blocks: empty = the whole
  * law; a title or chapter block stands for what it heads). A follow belongs to a user or to one of
- * the organisation's groups and has the usual channels (in-app always, mail now or none, muted).
+ * the organisation's groups and has the usual channels (in-app always; mail now, in the daily digest or none; muted).
  * Any BOE-A id (a law the platform ingested or one a member types) or a BOE ELI URL of a law it
  * holds can be followed; the law is registered and fetched by the next poll.
  */
@@ -21,7 +21,7 @@ export interface FollowInput {
   userId?: string | null;
   groupId?: string | null;
   name?: string;
-  emailMode: "off" | "immediate";
+  emailMode: "off" | "immediate" | "digest";
   language: "es" | "en";
 }
 

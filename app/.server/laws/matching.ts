@@ -17,6 +17,7 @@ import { insertMatches } from "../alerts/matches.ts";
 import type { AlertDirectory, Recipient } from "../alerts/matching.ts";
 import type { Lang } from "../alerts/profiles.ts";
 import type { Database } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import { alertProfiles, lawAnnouncements, lawChanges, laws } from "../db/schema.ts";
 import { reachesDocument } from "../documents/reach.ts";
 import type { ChangedBlockDetail } from "../law-texts/changes.ts";
@@ -127,10 +128,32 @@ export async function findMatchingFollows(
   return { candidates, matched };
 }
 
+/**
+ * Matches a change and alerts its followers: the matches (and the `law.changed` events) are stored
+ * first, in one transaction, then every new match's deliveries are written (fanOutLawMatches).
+ * A law can have thousands of followers: storing the matches is what must be quick; the fan-out
+ * works through them in batches, each batch's deliveries in one transaction with its matches
+ * marked done, so a crash between the two phases loses nothing (the next sweep finishes it).
+ */
 export async function matchLawChange(
   database: Database,
   changeId: string,
   deps: LawMatchDeps,
+): Promise<LawMatchResult> {
+  const stored = await storeLawMatches(database, changeId, deps);
+  const fanned = stored.newMatches > 0 ? await fanOutLawMatches(database, deps, { changeId }) : 0;
+  return { ...stored, deliveries: stored.deliveries + fanned };
+}
+
+/**
+ * Phase one: the follows a change matches, stored as alert_matches rows waiting for their fan-out
+ * (fanout_pending), and the `law.changed` webhook events, in one transaction. `deliveries` counts
+ * the webhook events only.
+ */
+export async function storeLawMatches(
+  database: Database,
+  changeId: string,
+  deps: Pick<LawMatchDeps, "siteUrl">,
 ): Promise<LawMatchResult> {
   const none = { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
   const view = await changeView(database, changeId);
@@ -138,16 +161,8 @@ export async function matchLawChange(
   const [change] = await database.db.select().from(lawChanges).where(eq(lawChanges.id, changeId));
   if (!change) return none;
   const { candidates, matched } = await findMatchingFollows(database, change, view.act?.documentId ?? null);
-  const blocks = await loadBlocks(database, change.lawId);
   if (matched.length === 0) return { ...none, candidates: candidates.length };
-
-  const userIds = [...new Set(matched.flatMap(({ profile }) => (profile.userId ? [profile.userId] : [])))];
-  const groupIds = [...new Set(matched.flatMap(({ profile }) => (profile.groupId ? [profile.groupId] : [])))];
-  const [users, groups] = await Promise.all([
-    userIds.length ? deps.directory.users(userIds) : new Map<string, Recipient>(),
-    groupIds.length ? deps.directory.groupMembers(groupIds) : new Map<string, Recipient[]>(),
-  ]);
-  const titles: Record<Lang, string> = { es: lawAlertTitle(view, "es"), en: lawAlertTitle(view, "en") };
+  const blocks = await loadBlocks(database, change.lawId);
   const titleOf = new Map(blocks.map((b) => [b.blockId, b.title || b.blockId]));
 
   return database.db.transaction(async (tx) => {
@@ -158,54 +173,10 @@ export async function matchLawChange(
         profileId: profile.id,
         reasons: [{ law: change.lawId, kind: change.kind, blocks: hits.map((id) => titleOf.get(id) ?? id) }],
       })),
+      { fanOutLater: true },
     );
-    const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
-    const rows: NewDelivery[] = [];
-    for (const match of inserted) {
-      const profile = byId.get(match.profileId);
-      if (!profile) continue;
-      const recipients = profile.userId
-        ? [users.get(profile.userId)].filter((r): r is Recipient => Boolean(r))
-        : (groups.get(profile.groupId ?? "") ?? []);
-      for (const recipient of recipients) {
-        rows.push({
-          id: randomUUID(),
-          matchKey: match.id,
-          kind: "inapp",
-          recipient: recipient.userId,
-          organizationId: profile.organizationId,
-          giveUpAt: null,
-          payload: {
-            userId: recipient.userId,
-            documentId: changeId,
-            profileId: profile.id,
-            title: titles[recipient.language],
-          },
-        });
-        if (profile.emailMode === "immediate") {
-          const deliveryId = randomUUID();
-          rows.push({
-            id: deliveryId,
-            matchKey: match.id,
-            kind: "mail",
-            recipient: recipient.userId,
-            organizationId: profile.organizationId,
-            giveUpAt: null,
-            payload: lawAlertMail(view, {
-              from: deps.mailFrom,
-              siteUrl: deps.siteUrl,
-              to: recipient.email,
-              language: recipient.language,
-              profileId: profile.id,
-              profileName: profile.name,
-              key: deliveryId,
-            }),
-          });
-        }
-      }
-    }
-    let enqueued = await insertDeliveries(tx, rows);
     // `law.changed` to the webhooks of every organisation that follows what changed (once per change).
+    let enqueued = 0;
     const organisations = new Set(matched.map(({ profile }) => profile.organizationId));
     for (const organisationId of organisations) {
       enqueued += await queueWebhookEvent(tx, {
@@ -222,6 +193,118 @@ export async function matchLawChange(
       deliveries: enqueued,
     };
   });
+}
+
+/** Matches fanned out per transaction. */
+const fanOutBatch = 1000;
+
+/**
+ * Phase two: the deliveries of law matches still waiting for them (one change's, or every
+ * change's: the sweep after a crash), in batches. Each batch is claimed by turning its
+ * fanout_pending off in the transaction that stores its deliveries, so two instances never
+ * write the same batch and a batch is either wholly done or still pending. In-app for each
+ * recipient (the user, or the group's members), and a ready mail when the follow mails at once
+ * (a follow in the digest gets its alert in the day's digest, which reads the in-app alerts).
+ * Returns how many deliveries were stored.
+ */
+export async function fanOutLawMatches(
+  database: Database,
+  deps: LawMatchDeps,
+  options: { changeId?: string } = {},
+): Promise<number> {
+  const views = new Map<string, { view: LawChangeView; titles: Record<Lang, string> } | null>();
+  let stored = 0;
+  for (;;) {
+    const pending = await database.rows<{ id: string; document_id: string; profile_id: string }>(sql`
+      select id, document_id, profile_id from alert_matches
+      where fanout_pending ${options.changeId ? sql`and document_id = ${options.changeId}::uuid` : sql``}
+      order by created_at, id limit ${fanOutBatch}`);
+    if (pending.length === 0) return stored;
+    const profiles = await database.db
+      .select({
+        id: alertProfiles.id,
+        organizationId: alertProfiles.organizationId,
+        userId: alertProfiles.userId,
+        groupId: alertProfiles.groupId,
+        name: alertProfiles.name,
+        emailMode: alertProfiles.emailMode,
+      })
+      .from(alertProfiles)
+      .where(
+        sql`${alertProfiles.id} in (select (jsonb_array_elements_text(${JSON.stringify(pending.map((p) => p.profile_id))}::jsonb))::uuid)`,
+      );
+    const byId = new Map(profiles.map((p) => [p.id, p]));
+    const userIds = [...new Set(profiles.flatMap((p) => (p.userId ? [p.userId] : [])))];
+    const groupIds = [...new Set(profiles.flatMap((p) => (p.groupId ? [p.groupId] : [])))];
+    const [users, groups] = await Promise.all([
+      userIds.length ? deps.directory.users(userIds) : new Map<string, Recipient>(),
+      groupIds.length ? deps.directory.groupMembers(groupIds) : new Map<string, Recipient[]>(),
+    ]);
+    for (const changeId of new Set(pending.map((p) => p.document_id))) {
+      if (views.has(changeId)) continue;
+      const view = await changeView(database, changeId);
+      views.set(
+        changeId,
+        view ? { view, titles: { es: lawAlertTitle(view, "es"), en: lawAlertTitle(view, "en") } } : null,
+      );
+    }
+    stored += await database.db.transaction(async (tx) => {
+      const claimed = await rowsOf<{ id: string }>(
+        tx,
+        sql`update alert_matches set fanout_pending = false
+          where fanout_pending and id in (select (jsonb_array_elements_text(${JSON.stringify(pending.map((p) => p.id))}::jsonb))::uuid)
+          returning id`,
+      );
+      const mine = new Set(claimed.map((row) => row.id));
+      const rows: NewDelivery[] = [];
+      for (const match of pending) {
+        const profile = byId.get(match.profile_id);
+        const change = views.get(match.document_id);
+        // A profile deleted meanwhile (its matches go with it) or a change gone: nothing to send.
+        if (!mine.has(match.id) || !profile || !change) continue;
+        const recipients = profile.userId
+          ? [users.get(profile.userId)].filter((r): r is Recipient => Boolean(r))
+          : (groups.get(profile.groupId ?? "") ?? []);
+        for (const recipient of recipients) {
+          rows.push({
+            id: randomUUID(),
+            matchKey: match.id,
+            kind: "inapp",
+            recipient: recipient.userId,
+            organizationId: profile.organizationId,
+            giveUpAt: null,
+            payload: {
+              userId: recipient.userId,
+              documentId: match.document_id,
+              profileId: profile.id,
+              title: change.titles[recipient.language],
+            },
+          });
+          if (profile.emailMode === "immediate") {
+            const deliveryId = randomUUID();
+            rows.push({
+              id: deliveryId,
+              matchKey: match.id,
+              kind: "mail",
+              recipient: recipient.userId,
+              organizationId: profile.organizationId,
+              giveUpAt: null,
+              payload: lawAlertMail(change.view, {
+                from: deps.mailFrom,
+                siteUrl: deps.siteUrl,
+                to: recipient.email,
+                language: recipient.language,
+                profileId: profile.id,
+                profileName: profile.name,
+                key: deliveryId,
+              }),
+            });
+          }
+        }
+      }
+      return insertDeliveries(tx, rows);
+    });
+  }
 }
 
 /** The `law.changed` webhook event's data: the law, what changed, the act, the platform's links. */

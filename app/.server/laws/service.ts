@@ -7,7 +7,7 @@ import type { AlertDirectory } from "../alerts/matching.ts";
 import type { Database } from "../db/client.ts";
 import { announceFromDocument, recordConsolidatedChange } from "../law-texts/changes.ts";
 import { type ConsolidatedDeps, type PollResult, pollConsolidated } from "../sources/consolidated/poll.ts";
-import { type LawMatchResult, matchLawChange } from "./matching.ts";
+import { fanOutLawMatches, type LawMatchResult, matchLawChange } from "./matching.ts";
 
 export interface LawAlertSettings {
   siteUrl: string;
@@ -26,11 +26,20 @@ export interface LawPollOutcome extends PollResult {
   changes: Array<{ lawId: string; changeId: string; match: LawMatchResult }>;
 }
 
+/**
+ * Deliveries of law matches a stopped process left without them (matched, not yet fanned out):
+ * every law poll starts with it. Returns how many deliveries were stored.
+ */
+export function finishLawFanOut(database: Database, directory: AlertDirectory): Promise<number> {
+  return fanOutLawMatches(database, { directory, ...settings });
+}
+
 /** Polls the followed laws and alerts their followers of every change (first fetches alert nobody). */
 export async function pollAndAlert(
   deps: ConsolidatedDeps & { directory: AlertDirectory },
   options: { only?: string[] } = {},
 ): Promise<LawPollOutcome> {
+  await finishLawFanOut(deps.database, deps.directory);
   const result = await pollConsolidated(deps, options);
   const changes: LawPollOutcome["changes"] = [];
   for (const law of result.laws) {

@@ -61,6 +61,7 @@ export const laws: LawsMessages = {
       group: "For the group {name}",
       mail: "Email notice",
       mailNow: "Straight away",
+      mailDigest: "In the daily digest",
       mailOff: "In the platform only",
       submit: "Follow",
       done: "Done: you follow {what}. We'll tell you about every change.",

@@ -58,6 +58,7 @@ export const laws = {
       group: "Para el grupo {name}",
       mail: "Aviso por correo",
       mailNow: "Al momento",
+      mailDigest: "En el resumen diario",
       mailOff: "Solo en la plataforma",
       submit: "Seguir",
       done: "Listo: sigues {what}. Te avisaremos de cada cambio.",

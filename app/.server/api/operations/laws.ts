@@ -168,7 +168,7 @@ export const followInputSchema = z
       .optional()
       .meta({ description: "Follow for a group; the token's creator otherwise" }),
     name: z.string().max(200).optional(),
-    emailMode: z.enum(["off", "immediate"]).optional(),
+    emailMode: z.enum(["off", "immediate", "digest"]).optional(),
   })
   .strict();
 
@@ -188,7 +188,7 @@ export const createFollowOperation = defineOperation({
   operationId: "createFollow",
   summary: "Follow a law, a title or chapter, or chosen articles",
   description:
-    "For the token's creator, or for one of the organisation's groups. Alerts arrive in-app (and by mail with emailMode immediate) when the consolidated text changes, and the day an act announcing a change is published.",
+    "For the token's creator, or for one of the organisation's groups. Alerts arrive in-app (and by mail: at once with emailMode immediate, in the daily digest with digest) when the consolidated text changes, and the day an act announcing a change is published.",
   tags: ["laws"],
   scope: "read",
   body: followInputSchema,

@@ -67,10 +67,13 @@ export const alertMatches = pgTable(
       .references(() => alertProfiles.id, { onDelete: "cascade" }),
     reasons: jsonb("reasons").notNull().default(sql`'[]'::jsonb`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** A law change's match whose deliveries are still to be written (laws/matching.ts fanOutLawMatches). */
+    fanoutPending: boolean("fanout_pending").notNull().default(false),
   },
   (table) => [
     uniqueIndex("alert_matches_document_profile_uq").on(table.documentId, table.profileId),
     index("alert_matches_profile_idx").on(table.profileId),
+    index("alert_matches_fanout_idx").on(table.createdAt).where(sql`${table.fanoutPending}`),
   ],
 );
 

@@ -6,7 +6,7 @@ import type { Database } from "../../db/client.ts";
 import { alertProfiles, laws } from "../../db/schema.ts";
 import { recordConsolidatedChange } from "../../law-texts/changes.ts";
 import { matchLawChange } from "../../laws/matching.ts";
-import { lawAlertSettings } from "../../laws/service.ts";
+import { finishLawFanOut, lawAlertSettings } from "../../laws/service.ts";
 import type { Logger } from "../../logger.ts";
 import { createSourceHttp, productUserAgent, type SourceHttp } from "../http.ts";
 import { instancePacer } from "../pacing.ts";
@@ -49,6 +49,7 @@ export async function pollEuAndAlert(deps: {
     .innerJoin(alertProfiles, eq(alertProfiles.lawId, laws.id))
     .where(eq(laws.source, "eu"));
   const out: Array<{ lawId: string; changeId: string | null; applied: string[] }> = [];
+  await finishLawFanOut(deps.database, deps.directory);
   for (const { id } of followed) {
     try {
       const result = await syncEuLaw(deps.database, deps.http, deps.urls, id);

@@ -153,6 +153,7 @@ export function LawFollowForm({
           </label>
           <select id="follow-mail" name="mail" className="form-select">
             <option value="immediate">{f.mailNow}</option>
+            <option value="digest">{f.mailDigest}</option>
             <option value="off">{f.mailOff}</option>
           </select>
         </div>

@@ -1,6 +1,7 @@
 /**
  * The digest channel. The daily digest: a user's in-app alerts of one local day from profiles in digest mode, one entry
- * per document (with every profile that matched it), as a mail in the user's language.
+ * per document or law change (with every profile that matched it), then the user's deadlines as of the day it is sent
+ * (overdue or due soon: the reminders' digest form), as a mail in the user's language.
  * enqueueDueDigests runs every hour (a pg-boss cron): at the user's hour it stores the previous
  * local day's digest in the deliveries outbox, once per user and day whatever the instances.
  * It prepares nothing per match (it reads the day's in-app alerts) and stores a rendered mail:
@@ -13,9 +14,12 @@ import { reachable } from "../../../documents/reach.ts";
 import type { Lang } from "../../profiles.ts";
 import type { AlertMail } from "../mail/ready.ts";
 import type { AlertDirectory, ChannelModule, Recipient } from "../types.ts";
-import { type DigestItem, digestMail } from "./render.ts";
+import { type DigestDeadline, type DigestItem, digestMail } from "./render.ts";
 
-export { type DigestItem, digestMail };
+export { type DigestDeadline, type DigestItem, digestMail };
+
+/** A user's deadlines as of a day, for the digest (the triage capability gives them; see services). */
+export type DeadlineSource = (database: Database, userId: string, today: string) => Promise<DigestDeadline[]>;
 
 /** Deliveries come from enqueueDueDigests, not from matches; they are "mail" rows (mail channel). */
 export const digestChannel: ChannelModule = { id: "digest", deliveries: [] };
@@ -28,12 +32,12 @@ export interface DigestUser {
   timeZone?: string;
 }
 
-/** undefined when the user had no alerts that day. day: YYYY-MM-DD in the user's zone. */
+/** undefined when the user had no alerts that day and no deadline. day: YYYY-MM-DD in the user's zone. */
 export async function buildDigest(
   database: Database,
   user: DigestUser,
   day: string,
-  options: { from: string; siteUrl: string },
+  options: { from: string; siteUrl: string; deadlines?: DeadlineSource | undefined; today?: string },
 ): Promise<AlertMail | undefined> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`bad day ${day}`);
   const zone = user.timeZone ?? "Europe/Madrid";
@@ -50,7 +54,9 @@ export async function buildDigest(
       and not exists (select 1 from documents d where d.id = a.document_id and not ${reachable(sql`p.organization_id`)})
     group by a.document_id, a.title, a.profile_id, p.name
     order by first`);
-  if (!rows.length) return undefined;
+  const today = options.today ?? nextDay(day);
+  const deadlines = options.deadlines ? await options.deadlines(database, user.userId, today) : [];
+  if (!rows.length && !deadlines.length) return undefined;
   const items = new Map<string, DigestItem>();
   for (const row of rows) {
     const item = items.get(row.document_id) ?? { documentId: row.document_id, title: row.title, profiles: [] };
@@ -64,6 +70,8 @@ export async function buildDigest(
     day,
     siteUrl: options.siteUrl,
     userId: user.userId,
+    deadlines,
+    today,
   });
 }
 
@@ -80,16 +88,18 @@ function localParts(now: Date, zone: string): { day: string; hour: number } {
   return { day: `${get("year")}-${get("month")}-${get("day")}`, hour: Number(get("hour")) };
 }
 
-function previousDay(day: string): string {
+function shiftDay(day: string, days: number): string {
   const date = new Date(`${day}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - 1);
+  date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
+const previousDay = (day: string) => shiftDay(day, -1);
+const nextDay = (day: string) => shiftDay(day, 1);
 
 /** Enqueues the digests due at `now`; returns how many were newly stored. */
 export async function enqueueDueDigests(
   database: Database,
-  deps: { directory: AlertDirectory; from: string; siteUrl: string; now?: Date },
+  deps: { directory: AlertDirectory; from: string; siteUrl: string; now?: Date; deadlines?: DeadlineSource },
 ): Promise<number> {
   const now = deps.now ?? new Date();
   const profiles = await database.rows<{
@@ -130,6 +140,7 @@ export async function enqueueDueDigests(
     const mail = await buildDigest(database, { ...recipient, timeZone: zone }, day, {
       from: deps.from,
       siteUrl: deps.siteUrl,
+      deadlines: deps.deadlines,
     });
     if (!mail) continue;
     const rows = await database.rows(sql`

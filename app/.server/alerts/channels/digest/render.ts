@@ -12,23 +12,74 @@ export interface DigestItem {
   profiles: { id: string; name: string }[];
 }
 
+/** Open work of the recipient's that is overdue or due soon (triage/digest-deadlines.ts gives them). */
+export interface DigestDeadline {
+  kind: "triage" | "obligation";
+  title: string;
+  documentTitle: string;
+  documentId: string;
+  /** YYYY-MM-DD */
+  dueOn: string;
+}
+
+function longDay(day: string, language: Lang): string {
+  return new Intl.DateTimeFormat(language === "en" ? "en-GB" : "es-ES", { dateStyle: "long", timeZone: "UTC" }).format(
+    new Date(`${day}T12:00:00Z`),
+  );
+}
+
 export function digestMail(
   items: DigestItem[],
-  options: { from: string; to: string; language: Lang; day: string; siteUrl: string; userId: string },
+  options: {
+    from: string;
+    to: string;
+    language: Lang;
+    day: string;
+    siteUrl: string;
+    userId: string;
+    /** The recipient's deadlines as of `today` (the day the digest is sent). */
+    deadlines?: DigestDeadline[];
+    today?: string;
+  },
 ): AlertMail {
   const all = channelText(options.language);
   const l = all.digest;
   const change = all.alert.change;
   const open = all.alert.open;
   const intro = fill(l.intro, { day: options.day });
+  const deadlines = options.deadlines ?? [];
+  const today = options.today ?? options.day;
+  const when = (deadline: DigestDeadline) =>
+    deadline.dueOn < today
+      ? fill(l.overdue, { date: longDay(deadline.dueOn, options.language) })
+      : deadline.dueOn === today
+        ? l.dueToday
+        : fill(l.dueOn, { date: longDay(deadline.dueOn, options.language) });
+  const what = (deadline: DigestDeadline) =>
+    deadline.kind === "triage"
+      ? fill(l.decision, { title: deadline.title })
+      : fill(l.obligation, { title: deadline.title, document: deadline.documentTitle });
+  const deadlineLink = (deadline: DigestDeadline) =>
+    `${documentLink(options.siteUrl, deadline.documentId)}${deadline.kind === "triage" ? "#triage" : "#obligations"}`;
+  const deadlineText = deadlines.length
+    ? [
+        "",
+        l.deadlines,
+        "",
+        ...deadlines.flatMap((deadline) => [
+          `- ${what(deadline)} (${when(deadline)})`,
+          `  ${open}: ${deadlineLink(deadline)}`,
+        ]),
+      ]
+    : [];
   const text = [
-    intro,
-    "",
+    ...(items.length ? [intro, ""] : []),
     ...items.flatMap((item) => [
       `- ${item.title}`,
       `  ${open}: ${documentLink(options.siteUrl, item.documentId)}`,
       `  ${l.profiles}: ${item.profiles.map((p) => `${p.name} (${change}: ${profileLink(options.siteUrl, p.id)})`).join("; ")}`,
     ]),
+    ...deadlineText,
   ].join("\n");
   const lis = items
     .map(
@@ -41,8 +92,22 @@ export function digestMail(
           .join(", ")}</small></li>`,
     )
     .join("\n");
-  const html = `<!doctype html><html lang="${options.language}"><body><p>${escapeHtml(intro)}</p><ul>\n${lis}\n</ul></body></html>`;
-  const subject = fill(items.length === 1 ? l.subjectOne : l.subjectOther, { day: options.day, count: items.length });
+  const deadlineHtml = deadlines.length
+    ? `<h2>${escapeHtml(l.deadlines)}</h2><ul>\n${deadlines
+        .map(
+          (deadline) =>
+            `<li><a href="${escapeHtml(deadlineLink(deadline))}">${escapeHtml(what(deadline))}</a><br><small>${escapeHtml(when(deadline))}</small></li>`,
+        )
+        .join("\n")}\n</ul>`
+    : "";
+  const documentsHtml = items.length ? `<p>${escapeHtml(intro)}</p><ul>\n${lis}\n</ul>` : "";
+  const html = `<!doctype html><html lang="${options.language}"><body>${documentsHtml}${deadlineHtml}</body></html>`;
+  const subject = items.length
+    ? fill(items.length === 1 ? l.subjectOne : l.subjectOther, { day: options.day, count: items.length })
+    : fill(deadlines.length === 1 ? l.subjectDeadlineOne : l.subjectDeadlineOther, {
+        day: options.day,
+        count: deadlines.length,
+      });
   return {
     from: options.from,
     to: options.to,

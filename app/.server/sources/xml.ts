@@ -4,7 +4,7 @@
  * ../xml/ordered.ts (ordered nodes, text without markup) re-exported.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { isObj, type Obj, xmlParserOptions } from "../xml/ordered.ts";
+import { isObj, xmlParserOptions } from "../xml/ordered.ts";
 
 export {
   attrsOf,

@@ -7,7 +7,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { lawBlocks, lawBlockVersions, laws } from "../../db/schema.ts";
-import { actCelexOf } from "../../law-texts/celex.ts";
 import type { BlockWriteResult } from "../../law-texts/store.ts";
 import { parseAt } from "../errors.ts";
 import { SourceFetchError, type SourceHttp } from "../http.ts";
@@ -83,7 +82,7 @@ export interface EuSyncResult {
   changed: string[];
   /** True when the act had no version stored before this run (its first read alerts nobody). */
   first: boolean;
-  /** The new wordings per block, in the shape law changes are recorded from (laws/changes.ts). */
+  /** The new wordings per block, in the shape law changes are recorded from (law-texts/changes.ts). */
   writes: BlockWriteResult[];
 }
 

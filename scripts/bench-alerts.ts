@@ -20,6 +20,7 @@ import { rowsOf } from "../app/.server/db/rows.ts";
 import { alertProfiles } from "../app/.server/db/schema.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { createMailTransport } from "../app/.server/mail/transport.ts";
+import { startTriage } from "../app/.server/triage/store.ts";
 import { memoryDirectory, memoryDocuments, openMigrated, startReceiver } from "../tests/support/alerts-fixtures.ts";
 import { databaseTargets } from "../tests/support/postgres.ts";
 
@@ -85,6 +86,7 @@ async function benchMatching(database: Database): Promise<string[]> {
   const result = await matchDocument(database, doc.id, {
     loadDocument: documents.load,
     directory: memoryDirectory(users, {}),
+    onMatched: startTriage,
   });
   const elapsed = performance.now() - started;
   // The in-app half: the worker turns 10,000 deliveries into alerts (mail rows are left out: no SMTP here).
@@ -180,7 +182,7 @@ async function benchLatency(a: Database, b: Database, url: string | undefined, w
     const before = receiver.received.length;
     const started = performance.now();
     const startedWall = Date.now();
-    await matchDocument(a, doc.id, { loadDocument: documents.load, directory });
+    await matchDocument(a, doc.id, { loadDocument: documents.load, directory, onMatched: startTriage });
     toSse.push((await got) - started);
     while (receiver.received.length === before) await new Promise((r) => setTimeout(r, 2));
     toHook.push((receiver.received.at(-1)?.at ?? 0) - startedWall);

@@ -10,8 +10,8 @@
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { compareWordings, paragraphsOfHtml } from "../app/.server/laws/diff.ts";
-import { registerLaw } from "../app/.server/laws/store.ts";
+import { compareWordings, paragraphsOfHtml } from "../app/.server/law-texts/diff.ts";
+import { registerLaw } from "../app/.server/law-texts/store.ts";
 import { pollConsolidated } from "../app/.server/sources/consolidated/poll.ts";
 import { parseEuConsolidated } from "../app/.server/sources/eu-consolidated/parse.ts";
 import { createSourceHttp } from "../app/.server/sources/http.ts";

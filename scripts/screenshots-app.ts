@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../app/.server/db/migrate.ts";
-import { registerLaw } from "../app/.server/laws/store.ts";
+import { registerLaw } from "../app/.server/law-texts/store.ts";
 import { pollConsolidated } from "../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../app/.server/sources/http.ts";
 import { startReplayServer } from "../app/.server/sources/replay.ts";

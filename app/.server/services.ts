@@ -19,12 +19,15 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { createKernel, type Kernel } from "./kernel/kernel.ts";
 import { defineDocumentEvents, subscribeDocumentPipeline } from "./kernel/pipeline.ts";
-import { configureLawAlerts, lawDocumentStored } from "./laws/service.ts";
+import { configureLawAlerts, lawAlertsFor, lawDocumentStored } from "./laws/service.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
 import { createJobs, type IngestJobs } from "./sources/jobs.ts";
 import { createSampleLoader } from "./sources/sample.ts";
+import { digestDeadlines } from "./triage/digest-deadlines.ts";
+import { runReminders } from "./triage/reminders.ts";
+import { startTriage } from "./triage/store.ts";
 
 export interface ServiceOptions {
   /** The committed SQL migrations (the project's drizzle/ folder). */
@@ -84,7 +87,18 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const documentStored = (documentId: string, isNew: boolean) => events.documentStored.publish({ documentId, isNew });
   // --- alerts (issue 13): hub, delivery worker, matching, digests, purge ---
   configureLawAlerts({ siteUrl: config.siteUrl, mailFrom: config.mailFrom }); // laws (issue 25)
-  const alerts = createAlertsService({ config, database, transport, log, kernel, pollMs: options.pollMs });
+  const alerts = createAlertsService({
+    config,
+    database,
+    transport,
+    log,
+    kernel,
+    pollMs: options.pollMs,
+    // Triage (issue 26): documents an alert brings start as "new"; deadlines in the digest; reminders hourly.
+    onMatched: startTriage,
+    deadlines: digestDeadlines,
+    hourly: [async () => (await runReminders(database, config)).reminders],
+  });
   // --- end alerts ---
   // Reclassification and organisations' topics (issue 12).
   const classification = createClassifyService({
@@ -100,7 +114,16 @@ export async function createServices(config: Config, log: Logger, options: Servi
   });
   // --- sources: ingestion jobs (issue 11; the lead moves this block) ---
   const ingestJobs = jobsOn
-    ? createJobs({ database, config, log, kernel, classify: (doc) => classify(doc), onDocument: documentStored })
+    ? createJobs({
+        database,
+        config,
+        log,
+        kernel,
+        classify: (doc) => classify(doc),
+        onDocument: documentStored,
+        // The law sources record changes; the laws capability alerts their followers.
+        lawAlerts: lawAlertsFor(database, databaseDirectory(database)),
+      })
     : undefined;
   // The bundled recorded sample, loaded in the background on an admin's request (setup, Sources page).
   const sample = createSampleLoader({ database, log, classify: (doc) => classify(doc), onDocument: documentStored });

@@ -16,6 +16,7 @@ import { createSourceClients } from "../../app/.server/sources/clients.ts";
 import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
 import { instancePacer } from "../../app/.server/sources/pacing.ts";
 import { loadSampleData, sampleDays } from "../../app/.server/sources/sample.ts";
+import { startTriage } from "../../app/.server/triage/store.ts";
 import { madridDate } from "../../app/lib/madrid-date.ts";
 import { createIngestReporter } from "../ingest-progress.ts";
 
@@ -79,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
         onProgress,
         classify: (doc: SourceDocument) => classify(doc),
         onDocument: async (documentId: string) => {
-          await matchDocument(database, documentId, { loadDocument, directory });
+          await matchDocument(database, documentId, { loadDocument, directory, onMatched: startTriage });
         },
       };
       results = [values.source === "boe" ? await ingestBoeDay(deps, date) : await ingestEurlex(deps)];

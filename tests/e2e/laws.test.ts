@@ -15,8 +15,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { databaseDirectory } from "../../app/.server/alerts/directory.ts";
 import { alertProfiles, alerts } from "../../app/.server/db/schema.ts";
-import { configureLawAlerts, pollAndAlert } from "../../app/.server/laws/service.ts";
-import { registerLaw } from "../../app/.server/laws/store.ts";
+import { registerLaw } from "../../app/.server/law-texts/store.ts";
+import { configureLawAlerts, lawAlertsFor } from "../../app/.server/laws/service.ts";
+import { pollAndAlert } from "../../app/.server/sources/consolidated/alerting.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
 import { launchBrowser, openPage } from "../support/browser.ts";
@@ -81,7 +82,7 @@ async function pollLaws(day: string) {
       baseUrl: replay.url,
       log: { info() {}, warn() {} },
       now: () => new Date(`${day}T12:00:00Z`),
-      directory: databaseDirectory(server.app.database),
+      lawAlerts: lawAlertsFor(server.app.database, databaseDirectory(server.app.database)),
     },
     { only: [LAW] },
   );

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiServices } from "../../app/.server/api/service.ts";
 import type { Database } from "../../app/.server/db/client.ts";
-import { registerLaw } from "../../app/.server/laws/store.ts";
+import { registerLaw } from "../../app/.server/law-texts/store.ts";
 import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";

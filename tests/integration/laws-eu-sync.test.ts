@@ -7,8 +7,10 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
 import { alertMatches, alertProfiles, lawBlocks, lawBlockVersions, laws } from "../../app/.server/db/schema.ts";
+import { actCelexOf } from "../../app/.server/law-texts/celex.ts";
+import { lawAlertsFor } from "../../app/.server/laws/service.ts";
 import { pollEuAndAlert } from "../../app/.server/sources/eu-consolidated/run.ts";
-import { actCelexOf, syncEuLaw } from "../../app/.server/sources/eu-consolidated/sync.ts";
+import { syncEuLaw } from "../../app/.server/sources/eu-consolidated/sync.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
 import { memoryDirectory } from "../support/alerts-fixtures.ts";
@@ -107,7 +109,10 @@ describe("EU consolidated versions stored as a law", () => {
       database,
       http: http(),
       urls: urls(),
-      directory: memoryDirectory([{ userId: "u-ana", email: "ana@example.com", language: "es" }], {}),
+      lawAlerts: lawAlertsFor(
+        database,
+        memoryDirectory([{ userId: "u-ana", email: "ana@example.com", language: "es" }], {}),
+      ),
       log: { warn() {} },
     };
     replay.moveEuTo("2021-12-31");

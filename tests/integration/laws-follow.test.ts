@@ -23,14 +23,15 @@ import { createDeliveryWorker } from "../../app/.server/alerts/worker.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { alertMatches, deliveries, lawAnnouncements, lawChanges } from "../../app/.server/db/schema.ts";
 import { fixturesDir } from "../../app/.server/fixtures-path.ts";
+import { textAt } from "../../app/.server/law-texts/model.ts";
+import { lawChangePath, loadLawText } from "../../app/.server/law-texts/store.ts";
 import { createFollow } from "../../app/.server/laws/follows.ts";
 import { matchLawChange, storeLawMatches } from "../../app/.server/laws/matching.ts";
-import { textAt } from "../../app/.server/laws/model.ts";
-import { finishLawFanOut, lawDocumentStored, pollAndAlert } from "../../app/.server/laws/service.ts";
-import { lawChangePath, loadLawText } from "../../app/.server/laws/store.ts";
+import { finishLawFanOut, lawAlertsFor, lawDocumentStored } from "../../app/.server/laws/service.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { createMailTransport } from "../../app/.server/mail/transport.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
+import { pollAndAlert } from "../../app/.server/sources/consolidated/alerting.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { ingestBoeDay } from "../../app/.server/sources/ingest.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
@@ -74,7 +75,7 @@ function deps(database: Database, today: string) {
     http: createSourceHttp({ userAgent: "test", source: "boe", perSecond: 10_000, retries: 1, backoffMs: 10 }),
     baseUrl: replay.url,
     log: silent,
-    directory,
+    lawAlerts: lawAlertsFor(database, directory),
   };
 }
 

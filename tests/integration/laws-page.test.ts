@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
+import { registerLaw } from "../../app/.server/law-texts/store.ts";
 import { compareVersions } from "../../app/.server/laws/compare-page.ts";
 import { followFromForm, followsOf, unfollowFromForm } from "../../app/.server/laws/follow-page.ts";
 import { lawPageView } from "../../app/.server/laws/page.ts";
-import { registerLaw } from "../../app/.server/laws/store.ts";
 import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";

@@ -29,6 +29,7 @@ import { addDays, madridDay } from "../../app/.server/triage/due-date.ts";
 import { parseTriageFilters } from "../../app/.server/triage/filters.ts";
 import { listTriage } from "../../app/.server/triage/list.ts";
 import { runReminders } from "../../app/.server/triage/reminders.ts";
+import { startTriage } from "../../app/.server/triage/store.ts";
 import { startReceiver } from "../support/alerts-fixtures.ts";
 import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
 import { ensureMember } from "../support/api-tokens.ts";
@@ -141,6 +142,7 @@ for (const target of databaseTargets()) {
       await matchDocument(database, ids.doc, {
         loadDocument: databaseDocuments(database),
         directory: databaseDirectory(database),
+        onMatched: startTriage,
       });
       const items = await database.db.select().from(triageItems);
       expect(items.map((i) => [i.organizationId, i.status, i.dueOn, i.dueSource])).toEqual([

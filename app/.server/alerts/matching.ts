@@ -7,11 +7,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, arrayContains, arrayOverlaps, eq, isNull, lte, or, sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
 import { alertProfiles, webhooks } from "../db/schema.ts";
 import { organisationViews } from "../documents/corrections.ts";
 import { reachesLoadedDocument } from "../documents/reach.ts";
-import { startTriage } from "../triage/store.ts";
 import { insertDeliveries, type NewDelivery } from "./channels/deliveries.ts";
 import { registeredChannels } from "./channels/index.ts";
 import type { AlertDirectory, ProfileMatch, Recipient } from "./channels/types.ts";
@@ -43,10 +42,22 @@ function prefilter(table: typeof alertProfiles | typeof webhooks, document: Matc
   ];
 }
 
+/**
+ * What else happens, in the match's transaction, for the organisations a document's new matches
+ * reach: triage starts the document as "new" there (triage/store.ts startTriage, wired in
+ * services.ts). Alerts know nothing of triage.
+ */
+export type OnMatched = (
+  tx: Db,
+  document: { id: string; effectiveDates?: unknown },
+  organizationIds: readonly string[],
+  now: Date,
+) => Promise<unknown>;
+
 export async function matchDocument(
   database: Database,
   documentId: string,
-  deps: { loadDocument: DocumentLoader; directory: AlertDirectory; now?: Date },
+  deps: { loadDocument: DocumentLoader; directory: AlertDirectory; now?: Date; onMatched?: OnMatched | undefined },
 ): Promise<MatchResult> {
   const document = await deps.loadDocument(documentId);
   if (!document) return { candidates: 0, matched: 0, newMatches: 0, deliveries: 0 };
@@ -112,7 +123,7 @@ export async function matchDocument(
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
     const channels = registeredChannels();
     // Triage (issue 26): each organisation this alert reaches gets the document as "new".
-    await startTriage(
+    await deps.onMatched?.(
       tx,
       document,
       inserted.flatMap((m) => byId.get(m.profileId)?.organizationId ?? []),

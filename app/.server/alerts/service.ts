@@ -8,13 +8,17 @@ import type { Database } from "../db/client.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
-import { digestDeadlines } from "../triage/digest-deadlines.ts";
-import { runReminders } from "../triage/reminders.ts";
-import { enqueueDueDigests } from "./channels/digest/index.ts";
+import { type DeadlineSource, enqueueDueDigests } from "./channels/digest/index.ts";
 import { databaseDirectory, databaseDocuments } from "./directory.ts";
 import { type AlertHub, alertEventsResponse, createAlertHub } from "./events.ts";
 import { registerAlertJobs } from "./jobs.ts";
-import { type AlertDirectory, type DocumentLoader, type MatchResult, matchDocument } from "./matching.ts";
+import {
+  type AlertDirectory,
+  type DocumentLoader,
+  type MatchResult,
+  matchDocument,
+  type OnMatched,
+} from "./matching.ts";
 import { createDeliveryWorker, type DeliveryWorker, deleteSentDeliveries } from "./worker.ts";
 
 /** Sent deliveries are kept this long (dead ones stay until an admin retries them). */
@@ -50,6 +54,12 @@ export function createAlertsService(deps: {
   /** The process's job kernel (jobs off in tests and in-memory runs: matching then runs inline). */
   kernel: Kernel;
   pollMs?: number | undefined;
+  /** In each match's transaction, for the organisations it reaches (triage starts the document there). */
+  onMatched?: OnMatched | undefined;
+  /** A user's deadlines for the digest (triage). */
+  deadlines?: DeadlineSource | undefined;
+  /** More work on the digests' hourly schedule (triage's reminders); each returns how many it sent. */
+  hourly?: ReadonlyArray<() => Promise<number>> | undefined;
 }): AlertsService {
   const { config, database, log } = deps;
   const directory = databaseDirectory(database);
@@ -69,7 +79,7 @@ export function createAlertsService(deps: {
     log,
   });
   const matchNow = async (documentId: string) => {
-    const result = await matchDocument(database, documentId, { loadDocument, directory });
+    const result = await matchDocument(database, documentId, { loadDocument, directory, onMatched: deps.onMatched });
     // The NOTIFY wakes every instance's worker; this one needs no round trip.
     if (result.deliveries > 0) worker.wake();
     return result;
@@ -79,13 +89,17 @@ export function createAlertsService(deps: {
       directory,
       from: config.mailFrom,
       siteUrl: config.siteUrl,
-      deadlines: digestDeadlines,
+      ...(deps.deadlines ? { deadlines: deps.deadlines } : {}),
       ...(now ? { now } : {}),
     });
   const jobs = registerAlertJobs(deps.kernel, log, {
     match: matchNow,
-    // Reminders before due dates (triage/reminders.ts) run on the same hourly schedule.
-    digests: async () => (await enqueueDigests()) + (await runReminders(database, config)).reminders,
+    // The digests, then what else runs hourly (triage's reminders before due dates).
+    digests: async () => {
+      let sent = await enqueueDigests();
+      for (const work of deps.hourly ?? []) sent += await work();
+      return sent;
+    },
     purge: () => deleteSentDeliveries(database, sentDeliveryRetentionDays),
   });
   const streams = new Set<AbortController>();

@@ -7,6 +7,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../audit/executor.ts";
 import { recordAudit } from "../audit/record.ts";
+import type { TokenAuditContext } from "../auth/flows/token-revocation.ts";
 import { apiTokens } from "../db/schema/api.ts";
 import { member, user } from "../db/schema/auth.ts";
 
@@ -20,11 +21,7 @@ const shownPrefixLength = 10;
 const lastUsedResolutionSeconds = 60;
 
 /** Who creates or revokes a token, for the audit event written in the same transaction. */
-export interface TokenAuditContext {
-  actor: { id: string; email: string };
-  ip?: string | undefined;
-  userAgent?: string | undefined;
-}
+export type { TokenAuditContext };
 
 export interface CreateApiTokenInput {
   organizationId: string;
@@ -154,40 +151,6 @@ export async function revokeApiToken(
       });
     }
     return true;
-  });
-}
-
-/**
- * Revokes every live token a user created in an organisation (suspension, demotion, removal),
- * each with a `token.revoked` event naming the reason. Returns how many were revoked.
- */
-export async function revokeTokensOf(
-  tx: Executor,
-  organizationId: string,
-  userId: string,
-  reason: "member.suspended" | "member.role_changed" | "member.removed",
-  audit: TokenAuditContext,
-): Promise<number> {
-  return tx.transaction(async (inner) => {
-    const revoked = await inner
-      .update(apiTokens)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(eq(apiTokens.organizationId, organizationId), eq(apiTokens.createdBy, userId), isNull(apiTokens.revokedAt)),
-      )
-      .returning({ id: apiTokens.id, name: apiTokens.name });
-    for (const row of revoked) {
-      await recordAudit(inner, {
-        organizationId,
-        actor: audit.actor,
-        action: "token.revoked",
-        object: { type: "api_token", id: row.id },
-        ip: audit.ip,
-        userAgent: audit.userAgent,
-        detail: { name: row.name, reason, createdBy: userId },
-      });
-    }
-    return revoked.length;
   });
 }
 

@@ -5,8 +5,8 @@ import { lawAlerts as es } from "../../i18n/es/law-alerts.ts";
 import { escapeHtml } from "../../lib/escape-html.ts";
 import type { AlertMail } from "../alerts/channels/mail/ready.ts";
 import type { Lang } from "../alerts/profiles.ts";
+import type { ChangedBlockDetail } from "../law-texts/changes.ts";
 import { headerSafe } from "../mail/notification.ts";
-import type { ChangedBlockDetail } from "./changes.ts";
 import { lawChangeLink, lawCompareLink, lawLink } from "./links.ts";
 
 export const lawCatalog = (lang: Lang) => (lang === "en" ? en : es);

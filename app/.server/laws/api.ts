@@ -2,8 +2,8 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { lawAnnouncements, team } from "../db/schema.ts";
-import { textAt, versionsOf } from "./model.ts";
-import { loadBlocks, loadLawText, loadVersionRows } from "./store.ts";
+import { textAt, versionsOf } from "../law-texts/model.ts";
+import { loadBlocks, loadLawText, loadVersionRows } from "../law-texts/store.ts";
 
 export function attribution(updatedAt: string | null, source: "boe" | "eu"): string {
   const origin = source === "eu" ? "EUR-Lex, © Unión Europea" : "Agencia Estatal Boletín Oficial del Estado";

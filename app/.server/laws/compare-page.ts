@@ -5,10 +5,10 @@
  * the latest version against the one before it; with only `to`: that version against the one before.
  */
 import type { Database } from "../db/client.ts";
-import { compareWordings, paragraphsOfVersion, type WordDiff } from "./diff.ts";
-import { type BlockVersion, type Law, versionAt, versionsOf } from "./model.ts";
+import { compareWordings, paragraphsOfVersion, type WordDiff } from "../law-texts/diff.ts";
+import { type BlockVersion, type Law, versionAt, versionsOf } from "../law-texts/model.ts";
+import { loadBlocks, loadLaw, loadVersions } from "../law-texts/store.ts";
 import { officialActUrl } from "./page.ts";
-import { loadBlocks, loadLaw, loadVersions } from "./store.ts";
 
 export interface VersionRef {
   normId: string;

@@ -13,7 +13,7 @@ import { can, type MemberInfo } from "../auth/permissions.ts";
 import type { RequestMeta } from "../auth/service.ts";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
-import { actCelexOf } from "../sources/eu-consolidated/sync.ts";
+import { actCelexOf } from "../law-texts/celex.ts";
 import { type Follow, resolveLawId } from "./follows.ts";
 
 export type FollowFailure = "badLawId" | "lawNotFound" | "noBlocks" | "badBlocks" | "badGroup";

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
-import { registerLaw } from "./store.ts";
+import { registerLaw } from "../law-texts/store.ts";
 
 export const BOE_LAW_ID = /^BOE-A-\d{4}-\d{1,6}$/;
 const BOE_ELI = /^https?:\/\/(www\.)?boe\.es\/eli\/es\/[a-z0-9-]+\/\d{4}\/\d{2}\/\d{2}\/[\w-]+/i;

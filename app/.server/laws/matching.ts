@@ -20,11 +20,11 @@ import type { Database } from "../db/client.ts";
 import { rowsOf } from "../db/rows.ts";
 import { alertProfiles, lawAnnouncements, lawChanges, laws } from "../db/schema.ts";
 import { reachesDocument } from "../documents/reach.ts";
+import type { ChangedBlockDetail } from "../law-texts/changes.ts";
+import { coveredBlocks } from "../law-texts/model.ts";
+import { loadBlocks } from "../law-texts/store.ts";
 import { type LawChangeView, lawAlertMail, lawAlertTitle } from "./alert-mail.ts";
-import type { ChangedBlockDetail } from "./changes.ts";
 import { lawChangeLink, lawCompareLink } from "./links.ts";
-import { coveredBlocks } from "./model.ts";
-import { loadBlocks } from "./store.ts";
 
 export interface LawMatchDeps {
   directory: AlertDirectory;

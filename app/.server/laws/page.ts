@@ -10,9 +10,16 @@ import { madridDate } from "../../lib/madrid-date.ts";
 import type { Database } from "../db/client.ts";
 import { documents, lawAnnouncements } from "../db/schema.ts";
 import { reachable } from "../documents/reach.ts";
-import { paragraphsOfVersion } from "./diff.ts";
-import { type BlockVersion, effectiveDate, headingLevel, type LawText, versionAt, versionsOf } from "./model.ts";
-import { loadLawText } from "./store.ts";
+import { paragraphsOfVersion } from "../law-texts/diff.ts";
+import {
+  type BlockVersion,
+  effectiveDate,
+  headingLevel,
+  type LawText,
+  versionAt,
+  versionsOf,
+} from "../law-texts/model.ts";
+import { loadLawText } from "../law-texts/store.ts";
 
 export interface VersionView {
   normId: string;

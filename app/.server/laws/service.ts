@@ -1,12 +1,13 @@
 /**
- * Followed laws end to end: a poll of the consolidated source turned into changes matched against
- * follows, and the early warning when a daily act is stored. Used by the source plug-in
- * (sources/consolidated/index.ts), the ingestion hook (services.ts onDocument) and tests.
+ * Followed laws' alerts: a recorded change matched against the follows (lawAlertsFor, which the law
+ * sources call through their job context: sources/consolidated, sources/eu-consolidated), the
+ * sweep of half-written alerts, and the early warning when a daily act is stored (the document
+ * pipeline's step, services.ts).
  */
 import type { AlertDirectory } from "../alerts/matching.ts";
 import type { Database } from "../db/client.ts";
-import { type ConsolidatedDeps, type PollResult, pollConsolidated } from "../sources/consolidated/poll.ts";
-import { announceFromDocument, recordConsolidatedChange } from "./changes.ts";
+import { announceFromDocument } from "../law-texts/changes.ts";
+import type { LawAlerts } from "../sources/plugin.ts";
 import { fanOutLawMatches, type LawMatchResult, matchLawChange } from "./matching.ts";
 
 export interface LawAlertSettings {
@@ -22,34 +23,12 @@ export function configureLawAlerts(next: LawAlertSettings): void {
 }
 export const lawAlertSettings = (): LawAlertSettings => settings;
 
-export interface LawPollOutcome extends PollResult {
-  changes: Array<{ lawId: string; changeId: string; match: LawMatchResult }>;
-}
-
 /**
  * Deliveries of law matches a stopped process left without them (matched, not yet fanned out):
  * every law poll starts with it. Returns how many deliveries were stored.
  */
 export function finishLawFanOut(database: Database, directory: AlertDirectory): Promise<number> {
   return fanOutLawMatches(database, { directory, ...settings });
-}
-
-/** Polls the followed laws and alerts their followers of every change (first fetches alert nobody). */
-export async function pollAndAlert(
-  deps: ConsolidatedDeps & { directory: AlertDirectory },
-  options: { only?: string[] } = {},
-): Promise<LawPollOutcome> {
-  await finishLawFanOut(deps.database, deps.directory);
-  const result = await pollConsolidated(deps, options);
-  const changes: LawPollOutcome["changes"] = [];
-  for (const law of result.laws) {
-    if (law.status !== "changed") continue;
-    const changeId = await recordConsolidatedChange(deps.database, law.lawId, law.writes);
-    if (!changeId) continue;
-    const match = await matchLawChange(deps.database, changeId, { directory: deps.directory, ...settings });
-    changes.push({ lawId: law.lawId, changeId, match });
-  }
-  return { ...result, changes };
 }
 
 /** Early warning for a stored document: its relations to followed laws alert their followers now. */
@@ -64,4 +43,12 @@ export async function lawDocumentStored(
     out.push({ lawId: announcement.lawId, changeId: announcement.changeId, match });
   }
   return out;
+}
+
+/** Followed laws' alerts as the law sources call them (given to the jobs by services.ts). */
+export function lawAlertsFor(database: Database, directory: AlertDirectory): LawAlerts {
+  return {
+    changed: (changeId) => matchLawChange(database, changeId, { directory, ...settings }),
+    sweep: () => finishLawFanOut(database, directory),
+  };
 }

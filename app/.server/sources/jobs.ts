@@ -16,7 +16,14 @@ import { createSourceClients, type SourceClients } from "../sources/clients.ts";
 import { createSourceHttp, productUserAgent } from "../sources/http.ts";
 import type { IngestLog } from "../sources/ingest.ts";
 import { instancePacer } from "../sources/pacing.ts";
-import type { PollPlan, SourceJobContext, SourcePlugin, WatchWindow } from "../sources/plugin.ts";
+import {
+  type LawAlerts,
+  noLawAlerts,
+  type PollPlan,
+  type SourceJobContext,
+  type SourcePlugin,
+  type WatchWindow,
+} from "../sources/plugin.ts";
 import { progressLogger } from "../sources/progress.ts";
 import { registeredSources } from "../sources/registry.ts";
 import { everyMinutes, inWatchWindow } from "../sources/schedule.ts";
@@ -37,6 +44,8 @@ export interface JobsOptions {
   kernel?: Kernel | undefined;
   classify?: Classify | undefined;
   onDocument?: ((documentId: string, isNew: boolean) => void | Promise<void>) | undefined;
+  /** Followed laws' alerts for the law sources (services.ts); absent: changes alert nobody. */
+  lawAlerts?: LawAlerts | undefined;
   /** Tests: injected clients (e.g. pointed at a replay server with a high rate). */
   clients?: SourceClients;
 }
@@ -112,6 +121,7 @@ export function createJobs(options: JobsOptions): IngestJobs {
             }
           : {}),
       }),
+    lawAlerts: options.lawAlerts ?? noLawAlerts,
     deps: ({ freshSeconds, urgent = false }) => ({
       database,
       clients,

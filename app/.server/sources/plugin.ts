@@ -117,6 +117,21 @@ export interface SendOptions {
   singletonSeconds?: number;
 }
 
+/**
+ * What becomes of a recorded change of a followed law: its followers are alerted. The laws
+ * capability does it (laws/service.ts lawAlertsFor); the composition root gives it to the jobs,
+ * so the law sources record changes without knowing about follows or channels.
+ */
+export interface LawAlerts {
+  /** Matches the change against the follows and writes their alerts; returns the laws' figures. */
+  changed(changeId: string): Promise<unknown>;
+  /** Finishes the alerts a stopped process left half written (every law poll starts with it). */
+  sweep(): Promise<unknown>;
+}
+
+/** Without the laws capability (tests, tools): changes are recorded, nobody is alerted. */
+export const noLawAlerts: LawAlerts = { changed: async () => undefined, sweep: async () => undefined };
+
 /** What the jobs give a source's poll plan. */
 export interface SourceJobContext<S extends object = object> {
   /** The source's settings (config.sources; fields a hand-built test config leaves out are undefined). */
@@ -132,6 +147,8 @@ export interface SourceJobContext<S extends object = object> {
    * requests. `guarded: true` for URLs a user typed: every hop through the outbound guard.
    */
   http(lane: string, options?: { guarded?: boolean; maxBytes?: number }): SourceHttp;
+  /** Followed laws' alerts, for the sources that record law changes. */
+  lawAlerts: LawAlerts;
   /** What ingest helpers need (database, clients, classify and onDocument hooks, progress). */
   deps(options: { freshSeconds: number; urgent?: boolean }): IngestDeps;
   /** Queues a job on one of the source's queues. */

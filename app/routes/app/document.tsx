@@ -4,7 +4,7 @@ import { labelHistory } from "../../.server/classify/history";
 import { topicsOfDocument } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
 import { getDocument } from "../../.server/documents/search";
-import { lawChangePath } from "../../.server/laws/store";
+import { lawChangePath } from "../../.server/law-texts/store";
 import { triageFormAction, triageIntents, triagePanelView } from "../../.server/triage/page";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";

@@ -4,7 +4,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import type { TokenAuditContext } from "../../api/tokens.ts";
 import type { Executor } from "../../audit/executor.ts";
 import { recordAudit } from "../../audit/record.ts";
 import type { Config } from "../../config.ts";
@@ -18,6 +17,7 @@ import { passwordProblem } from "../passwords.ts";
 import type { MemberInfo } from "../permissions.ts";
 import { type Auth, createAuth } from "../server.ts";
 import { AuthError, type RequestMeta } from "../types.ts";
+import type { TokenAuditContext } from "./token-revocation.ts";
 
 export interface AuthDeps {
   config: Config;

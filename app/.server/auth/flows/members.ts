@@ -1,10 +1,10 @@
 /** Members (admins): list, roles, suspension and ending a member's sessions; tokens follow the role. */
 import { and, asc, count, eq } from "drizzle-orm";
-import { revokeTokensOf } from "../../api/tokens.ts";
 import { member, session, user } from "../../db/schema/auth.ts";
 import type { MemberInfo, Role } from "../permissions.ts";
 import { AuthError, type RequestMeta } from "../types.ts";
 import { type AuthContext, auditByMember, tokenAudit } from "./context.ts";
+import { revokeTokensOf } from "./token-revocation.ts";
 
 export function memberFlow(ctx: AuthContext) {
   const { db } = ctx;

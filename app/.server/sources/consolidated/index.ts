@@ -1,15 +1,14 @@
 /**
  * Consolidated Spanish laws (BOE `legislacion-consolidada`) as a source plug-in: the laws members
  * follow, polled hourly during the day (poll.ts: change list, only moved blocks), every change
- * matched against the follows (laws/service.ts). It stores no documents: its rows say what to fetch,
+ * handed to the laws' alerts (alerting.ts, context.lawAlerts). It stores no documents: its rows say what to fetch,
  * so it runs whenever ingestion is on. Same host and pacing lane as the BOE ("boe").
  */
 import { and, eq, isNotNull } from "drizzle-orm";
-import { databaseDirectory } from "../../alerts/directory.ts";
 import { alertProfiles } from "../../db/schema.ts";
-import { pollAndAlert } from "../../laws/service.ts";
 import { recordStatus } from "../ingest.ts";
 import { defineSource } from "../plugin.ts";
+import { pollAndAlert } from "./alerting.ts";
 import { BOE_CONSOLIDATED_PARSER } from "./parse.ts";
 
 const QUEUE = "ingest-boe-laws";
@@ -47,7 +46,7 @@ export const boeLawsSource = defineSource({
                 http: context.http("boe"),
                 baseUrl,
                 log: context.log,
-                directory: databaseDirectory(context.database),
+                lawAlerts: context.lawAlerts,
               });
               const failed = result.laws.find((law) => law.status === "failed");
               if (failed)

@@ -10,7 +10,7 @@ import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { sourcesFixturesDir } from "../../fixtures-path.ts";
-import { effectiveDate, type LawText, textAt, versionsOf } from "../../laws/model.ts";
+import { effectiveDate, type LawText, textAt, versionsOf } from "../../law-texts/model.ts";
 import { parseBlock, parseIndex, parseMetadatos, parseWholeLaw } from "./parse.ts";
 
 const dir = path.join(sourcesFixturesDir, "boe/datosabiertos/api/legislacion-consolidada/id");

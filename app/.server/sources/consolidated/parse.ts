@@ -43,7 +43,7 @@ export interface ParsedBlock {
   kind: string;
   title: string;
   expiresOn: string | null;
-  /** In the source's order (not always chronological: sort with laws/model.ts versionsOf). */
+  /** In the source's order (not always chronological: sort with law-texts/model.ts versionsOf). */
   versions: ParsedVersion[];
 }
 

@@ -20,7 +20,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../../db/schema.ts";
-import { type BlockWriteResult, markChecked, updatePositions, upsertLaw, writeBlock } from "../../laws/store.ts";
+import { type BlockWriteResult, markChecked, updatePositions, upsertLaw, writeBlock } from "../../law-texts/store.ts";
 import { type FetchedPayload, SourceFetchError, type SourceHttp } from "../http.ts";
 import {
   type ParsedBlock,

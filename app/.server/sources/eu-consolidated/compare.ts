@@ -6,7 +6,7 @@
  * it was renumbered.
  */
 import { createHash } from "node:crypto";
-import { compareWordings, paragraphsOf, type WordDiff } from "../../laws/diff.ts";
+import { compareWordings, paragraphsOf, type WordDiff } from "../../law-texts/diff.ts";
 import type { EuBlock, EuConsolidatedText } from "./parse.ts";
 
 export type ArticleChange = "same" | "changed" | "added" | "removed" | "renumbered";

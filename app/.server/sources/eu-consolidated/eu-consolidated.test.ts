@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { recordedEuVersions } from "../../../../tests/support/law-fixtures.ts";
 import { sourcesFixturesDir } from "../../fixtures-path.ts";
-import { versionAt, versionsOf } from "../../laws/model.ts";
+import { versionAt, versionsOf } from "../../law-texts/model.ts";
 import { compareEuVersions, euLawModel } from "./compare.ts";
 import { consolidatedCelex, parseEuConsolidated, splitConsolidatedCelex } from "./parse.ts";
 import { consolidatedVersionsAnswer, isHiddenVersion } from "./replay.ts";

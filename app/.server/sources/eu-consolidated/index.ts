@@ -5,7 +5,6 @@
  * acts) say what to fetch, so it runs whenever ingestion is on. Same pacing lane as Cellar.
  */
 import { and, eq, isNotNull } from "drizzle-orm";
-import { databaseDirectory } from "../../alerts/directory.ts";
 import { alertProfiles, laws } from "../../db/schema.ts";
 import { recordStatus } from "../ingest.ts";
 import { defineSource } from "../plugin.ts";
@@ -54,7 +53,7 @@ export const euLawsSource = defineSource({
                 database: context.database,
                 http: context.http("cellar"),
                 urls,
-                directory: databaseDirectory(context.database),
+                lawAlerts: context.lawAlerts,
                 log: context.log,
               });
               await recordStatus(context.database, "eu-laws", {

@@ -1,15 +1,13 @@
 /** EU acts followed: read a newly followed act in the background; poll the followed ones and alert. */
 import { eq } from "drizzle-orm";
-import type { AlertDirectory } from "../../alerts/matching.ts";
 import type { Config } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
 import { alertProfiles, laws } from "../../db/schema.ts";
-import { recordConsolidatedChange } from "../../laws/changes.ts";
-import { matchLawChange } from "../../laws/matching.ts";
-import { finishLawFanOut, lawAlertSettings } from "../../laws/service.ts";
+import { recordConsolidatedChange } from "../../law-texts/changes.ts";
 import type { Logger } from "../../logger.ts";
 import { createSourceHttp, productUserAgent, type SourceHttp } from "../http.ts";
 import { instancePacer } from "../pacing.ts";
+import type { LawAlerts } from "../plugin.ts";
 import { type EuUrls, syncEuLaw } from "./sync.ts";
 
 const running = new Set<string>();
@@ -33,14 +31,14 @@ export function startEuSync(config: Config, database: Database, log: Logger, act
 
 /**
  * Polls every followed EU act and alerts the followers of each change, as pollAndAlert does for
- * BOE laws (laws/service.ts): a new consolidated version's new wordings are one law change,
+ * BOE laws (../consolidated/alerting.ts): a new consolidated version's new wordings are one law change,
  * matched against the follows. An act's first read alerts nobody.
  */
 export async function pollEuAndAlert(deps: {
   database: Database;
   http: SourceHttp;
   urls: EuUrls;
-  directory: AlertDirectory;
+  lawAlerts: LawAlerts;
   log: Pick<Logger, "warn">;
 }): Promise<Array<{ lawId: string; changeId: string | null; applied: string[] }>> {
   const followed = await deps.database.db
@@ -49,15 +47,14 @@ export async function pollEuAndAlert(deps: {
     .innerJoin(alertProfiles, eq(alertProfiles.lawId, laws.id))
     .where(eq(laws.source, "eu"));
   const out: Array<{ lawId: string; changeId: string | null; applied: string[] }> = [];
-  await finishLawFanOut(deps.database, deps.directory);
+  await deps.lawAlerts.sweep();
   for (const { id } of followed) {
     try {
       const result = await syncEuLaw(deps.database, deps.http, deps.urls, id);
       let changeId: string | null = null;
       if (!result.first && result.writes.length > 0) {
         changeId = await recordConsolidatedChange(deps.database, id, result.writes);
-        if (changeId)
-          await matchLawChange(deps.database, changeId, { directory: deps.directory, ...lawAlertSettings() });
+        if (changeId) await deps.lawAlerts.changed(changeId);
       }
       out.push({ lawId: id, changeId, applied: result.applied });
     } catch (error) {

@@ -7,7 +7,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { lawBlocks, lawBlockVersions, laws } from "../../db/schema.ts";
-import type { BlockWriteResult } from "../../laws/store.ts";
+import type { BlockWriteResult } from "../../law-texts/store.ts";
 import { parseAt } from "../errors.ts";
 import { SourceFetchError, type SourceHttp } from "../http.ts";
 import { isObj } from "../xml.ts";
@@ -24,12 +24,6 @@ export interface EuUrls {
 export interface EuVersionRef {
   celex: string;
   date: string;
-}
-
-/** The act's CELEX number as typed (32014R0596, CELEX:32014R0596, an EUR-Lex URL naming it), or null. */
-export function actCelexOf(input: string): string | null {
-  const m = /\b(3\d{4}[A-Z]{1,2}\d{4})\b/.exec(input.trim().toUpperCase());
-  return m?.[1] ?? null;
 }
 
 /** The SPARQL query for an act's consolidated versions. */
@@ -88,7 +82,7 @@ export interface EuSyncResult {
   changed: string[];
   /** True when the act had no version stored before this run (its first read alerts nobody). */
   first: boolean;
-  /** The new wordings per block, in the shape law changes are recorded from (laws/changes.ts). */
+  /** The new wordings per block, in the shape law changes are recorded from (law-texts/changes.ts). */
   writes: BlockWriteResult[];
 }
 

@@ -1,4 +1,4 @@
-import type { DiffRow, DiffSegment } from "../../../.server/laws/diff";
+import type { DiffRow, DiffSegment } from "../../../.server/law-texts/diff";
 import type { LawsMessages } from "./messages";
 
 type CompareMessages = LawsMessages["compare"];

@@ -9,7 +9,7 @@
  * on one side).
  */
 import { diffArrays, diffWordsWithSpace } from "diff";
-import { childrenOf, type OrderedNode, orderedXmlParser, tagOf, textOf } from "../sources/xml.ts";
+import { childrenOf, type OrderedNode, orderedXmlParser, tagOf, textOf } from "../xml/ordered.ts";
 
 export type SegmentKind = "same" | "ins" | "del";
 

@@ -61,7 +61,7 @@ export interface BlockVersion {
   hash: string;
 }
 
-/** A law with its blocks, each with its versions (as loaded by laws/store.ts). */
+/** A law with its blocks, each with its versions (as loaded by law-texts/store.ts). */
 export interface LawText {
   law: Law;
   blocks: Array<Block & { versions: BlockVersion[] }>;

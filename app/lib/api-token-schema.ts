@@ -5,25 +5,15 @@
  */
 import * as z from "zod/mini";
 import type { Locale } from "../i18n/locales.ts";
+import { validationText } from "../i18n/validation.ts";
+import { fillTemplate } from "./fill-template.ts";
 
 export const apiTokenNameMaxLength = 100;
 
-const messages = {
-  es: {
-    name: `Escribe un nombre de 1 a ${apiTokenNameMaxLength} caracteres`,
-    scope: "Elige lectura o administración",
-    expiresAt: "La caducidad debe ser una fecha posterior a hoy (AAAA-MM-DD)",
-  },
-  en: {
-    name: `Enter a name of 1 to ${apiTokenNameMaxLength} characters`,
-    scope: "Choose read or admin",
-    expiresAt: "The expiry must be a date after today (YYYY-MM-DD)",
-  },
-} satisfies Record<Locale, Record<string, string>>;
-
 /** `today` as YYYY-MM-DD (UTC) decides which expiry dates are in the future. */
 export function apiTokenFormSchema(locale: Locale, today: string = new Date().toISOString().slice(0, 10)) {
-  const m = messages[locale];
+  const text = validationText(locale).apiToken;
+  const m = { ...text, name: fillTemplate(text.name, { max: apiTokenNameMaxLength }) };
   return z.object({
     name: z.string(m.name).check(z.trim(), z.minLength(1, m.name), z.maxLength(apiTokenNameMaxLength, m.name)),
     scope: z.enum(["read", "admin"], m.scope),

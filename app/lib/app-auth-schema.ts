@@ -5,47 +5,26 @@
  */
 import * as z from "zod/mini";
 import type { Locale } from "../i18n/locales.ts";
+import { type ValidationMessages, validationText } from "../i18n/validation.ts";
 import { fieldErrorsOf } from "./field-errors.ts";
 
-const text = {
-  es: {
-    required: "Este campo es obligatorio.",
-    email: "Escribe una dirección de correo válida.",
-    name: "Escribe un nombre de 1 a 120 caracteres.",
-    password: "La contraseña debe tener entre 12 y 256 caracteres.",
-    code: "Escribe el código de 6 cifras de tu aplicación.",
-    recovery: "Escribe uno de tus códigos de recuperación.",
-    role: "Elige un rol.",
-    locale: "Elige un idioma.",
-  },
-  en: {
-    required: "This field is required.",
-    email: "Enter a valid email address.",
-    name: "Enter a name of 1 to 120 characters.",
-    password: "The password must have between 12 and 256 characters.",
-    code: "Enter the 6-digit code from your app.",
-    recovery: "Enter one of your recovery codes.",
-    role: "Choose a role.",
-    locale: "Choose a language.",
-  },
-} satisfies Record<Locale, Record<string, string>>;
+type AuthText = ValidationMessages["auth"];
 
-const emailField = (m: (typeof text)["es"]) =>
+const emailField = (m: AuthText) =>
   z.string(m.email).check(z.trim(), z.toLowerCase(), z.email(m.email), z.maxLength(254, m.email));
-const nameField = (m: (typeof text)["es"]) =>
-  z.string(m.name).check(z.trim(), z.minLength(1, m.name), z.maxLength(120, m.name));
-const passwordField = (m: (typeof text)["es"]) =>
+const nameField = (m: AuthText) => z.string(m.name).check(z.trim(), z.minLength(1, m.name), z.maxLength(120, m.name));
+const passwordField = (m: AuthText) =>
   z.string(m.password).check(z.minLength(12, m.password), z.maxLength(256, m.password));
-const roleField = (m: (typeof text)["es"]) => z.enum(["owner", "admin", "member"], m.role);
-const localeField = (m: (typeof text)["es"]) => z.enum(["es", "en"], m.locale);
+const roleField = (m: AuthText) => z.enum(["owner", "admin", "member"], m.role);
+const localeField = (m: AuthText) => z.enum(["es", "en"], m.locale);
 
 export function loginSchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.object({ email: emailField(m), password: z.string(m.required).check(z.minLength(1, m.required)) });
 }
 
 export function secondFactorSchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.union([
     z.object({ method: z.literal("totp"), code: z.string(m.code).check(z.trim(), z.regex(/^\d{6}$/, m.code)) }),
     z.object({
@@ -56,7 +35,7 @@ export function secondFactorSchema(locale: Locale) {
 }
 
 export function setupSchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.object({
     organizationName: nameField(m),
     name: nameField(m),
@@ -66,22 +45,22 @@ export function setupSchema(locale: Locale) {
 }
 
 export function acceptInvitationSchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.object({ name: nameField(m), password: passwordField(m) });
 }
 
 export function totpCodeSchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.object({ code: z.string(m.code).check(z.trim(), z.regex(/^\d{6}$/, m.code)) });
 }
 
 export function passwordOnlySchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.object({ password: z.string(m.required).check(z.minLength(1, m.required)) });
 }
 
 export function changePasswordSchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.object({
     currentPassword: z.string(m.required).check(z.minLength(1, m.required)),
     newPassword: passwordField(m),
@@ -89,15 +68,15 @@ export function changePasswordSchema(locale: Locale) {
 }
 
 export function resetRequestSchema(locale: Locale) {
-  return z.object({ email: emailField(text[locale]) });
+  return z.object({ email: emailField(validationText(locale).auth) });
 }
 
 export function resetPasswordSchema(locale: Locale) {
-  return z.object({ password: passwordField(text[locale]) });
+  return z.object({ password: passwordField(validationText(locale).auth) });
 }
 
 export function inviteSchema(locale: Locale) {
-  const m = text[locale];
+  const m = validationText(locale).auth;
   return z.object({
     email: emailField(m),
     role: roleField(m),
@@ -107,15 +86,15 @@ export function inviteSchema(locale: Locale) {
 }
 
 export function groupNameSchema(locale: Locale) {
-  return z.object({ name: nameField(text[locale]) });
+  return z.object({ name: nameField(validationText(locale).auth) });
 }
 
 export function roleSchema(locale: Locale) {
-  return z.object({ role: roleField(text[locale]) });
+  return z.object({ role: roleField(validationText(locale).auth) });
 }
 
 export function localeSchema(locale: Locale) {
-  return z.object({ locale: localeField(text[locale]) });
+  return z.object({ locale: localeField(validationText(locale).auth) });
 }
 
 export type FormErrors = Record<string, string[]>;

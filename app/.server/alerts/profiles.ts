@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
+import { validationText } from "../../i18n/validation.ts";
 import type { Executor as Db } from "../audit/executor.ts";
 import { alertProfiles } from "../db/schema.ts";
 import type { Relevance } from "../documents/types.ts";
@@ -28,41 +29,6 @@ export interface MatchableDocument {
   publishedOn?: string;
   officialUrl?: string;
 }
-
-const messages = {
-  es: {
-    name: "Escribe un nombre (máximo 120 caracteres).",
-    area: "Área desconocida.",
-    jurisdiction: "Jurisdicción desconocida.",
-    kind: "Tipo de documento desconocido.",
-    source: "Fuente desconocida.",
-    relevance: "Relevancia no válida: high, medium o low.",
-    keyword: "Cada palabra clave debe tener entre 2 y 80 caracteres.",
-    email: "Modo de correo no válido: off, immediate o digest.",
-    hour: "La hora debe estar entre 0 y 23.",
-    timeZone: "Zona horaria desconocida.",
-    chatUrl: "La URL del chat debe ser https de Slack o Microsoft Teams.",
-    language: "Idioma no válido: es o en.",
-    owner: "El perfil pertenece a un usuario o a un grupo, no a ambos.",
-    chatGroupOnly: "Solo los perfiles de grupo envían al chat del grupo.",
-  },
-  en: {
-    name: "Enter a name (at most 120 characters).",
-    area: "Unknown area.",
-    jurisdiction: "Unknown jurisdiction.",
-    kind: "Unknown document kind.",
-    source: "Unknown source.",
-    relevance: "Invalid relevance: high, medium or low.",
-    keyword: "Each keyword must have 2 to 80 characters.",
-    email: "Invalid email mode: off, immediate or digest.",
-    hour: "The hour must be between 0 and 23.",
-    timeZone: "Unknown time zone.",
-    chatUrl: "The chat URL must be an https Slack or Microsoft Teams URL.",
-    language: "Invalid language: es or en.",
-    owner: "A profile belongs to a user or to a group, not both.",
-    chatGroupOnly: "Only group profiles post to the group's chat.",
-  },
-} satisfies Record<Lang, Record<string, string>>;
 
 function validTimeZone(zone: string): boolean {
   try {
@@ -92,7 +58,7 @@ export function isChatWebhookUrl(value: string): boolean {
 
 /** The create/update schema in the user's language. */
 export function profileInputSchema(lang: Lang) {
-  const m = messages[lang];
+  const m = validationText(lang).profile;
   const list = <T extends readonly [string, ...string[]]>(ids: T, message: string) =>
     z
       .array(z.enum(ids, { error: message }))

@@ -4,20 +4,15 @@
  */
 import { count, eq, sql } from "drizzle-orm";
 import type { Locale } from "../../i18n/locales.ts";
+import { validationText } from "../../i18n/validation.ts";
+import { fillTemplate } from "../../lib/fill-template.ts";
 import type { Db } from "../db/client.ts";
 import { webhooks } from "../db/schema.ts";
 
 export const defaultMaxWebhooksPerOrganization = 25;
 
-const messages = {
-  es: (limit: number) =>
-    `Tu organización ya tiene ${limit} webhooks, el máximo permitido. Borra uno antes de crear otro.`,
-  en: (limit: number) =>
-    `Your organisation already has ${limit} webhooks, the most allowed. Delete one before creating another.`,
-} satisfies Record<Locale, (limit: number) => string>;
-
 export function webhookLimitMessage(locale: Locale, limit: number): string {
-  return messages[locale](limit);
+  return fillTemplate(validationText(locale).webhookLimit, { limit });
 }
 
 /**

@@ -7,6 +7,7 @@
 
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import { validationText } from "../../i18n/validation.ts";
 import { madridDate } from "../../lib/madrid-date.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
@@ -152,23 +153,12 @@ export async function isOwnSource(db: Db, organizationId: string, id: string): P
   return false;
 }
 
-const feedText = {
-  es: {
-    url: "Escribe la dirección pública completa del feed, que empiece por https:// o http://.",
-    name: "Escribe un nombre de 1 a 120 caracteres.",
-  },
-  en: {
-    url: "Enter the feed's full public address, starting with https:// or http://.",
-    name: "Enter a name of 1 to 120 characters.",
-  },
-} as const;
-
 /**
  * The add-feed form: one schema for the page's form and its action. The server fetches the URL,
  * so it passes the outbound guard as webhooks do (parse with safeParseAsync; allowPrivate: tests only).
  */
 export function feedInputSchema(locale: "es" | "en", options: OutboundUrlOptions = {}) {
-  const t = feedText[locale];
+  const t = validationText(locale).feed;
   return z.object({
     name: z.string({ error: t.name }).trim().min(1, t.name).max(120, t.name),
     url: outboundUrlField(t.url, options),

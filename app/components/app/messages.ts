@@ -11,10 +11,8 @@ export function appMessages(locale: Locale): AppMessages {
   return locale === "en" ? en : es;
 }
 
-/** `{name}` placeholders filled from `values`. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
-}
+/** `{name}` placeholders filled from `values` (the one helper: app/lib/fill-template.ts). */
+export { fillTemplate as fill } from "../../lib/fill-template";
 
 export function formatDateTime(value: Date | string | null | undefined, locale: Locale): string {
   if (!value) return "—";

@@ -9,9 +9,8 @@ export function channelText(language: Lang | string | undefined): ChannelMessage
   return language === "en" ? en : es;
 }
 
-export function fill(template: string, values: Record<string, string | number>): string {
-  return fillTemplate(template, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])));
-}
+/** `{name}` placeholders filled from `values` (the one helper: app/lib/fill-template.ts). */
+export const fill = fillTemplate;
 
 export function documentLink(siteUrl: string, documentId: string): string {
   return `${siteUrl.replace(/\/$/, "")}/app/documents/${encodeURIComponent(documentId)}`;

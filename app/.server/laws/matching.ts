@@ -77,6 +77,16 @@ async function changeView(database: Database, changeId: string): Promise<LawChan
   };
 }
 
+/** What matching and the fan-out read of a follow (its owner, name and mail mode). */
+const followColumns = {
+  id: alertProfiles.id,
+  organizationId: alertProfiles.organizationId,
+  userId: alertProfiles.userId,
+  groupId: alertProfiles.groupId,
+  name: alertProfiles.name,
+  emailMode: alertProfiles.emailMode,
+};
+
 /** The follows a change matches (with the changed blocks each covers), and how many were looked at. */
 export async function findMatchingFollows(
   database: Database,
@@ -95,15 +105,7 @@ export async function findMatchingFollows(
   }
   const covering = [...covers.keys()];
   const candidates = (await database.db
-    .select({
-      id: alertProfiles.id,
-      organizationId: alertProfiles.organizationId,
-      userId: alertProfiles.userId,
-      groupId: alertProfiles.groupId,
-      name: alertProfiles.name,
-      emailMode: alertProfiles.emailMode,
-      lawBlocks: alertProfiles.lawBlocks,
-    })
+    .select({ ...followColumns, lawBlocks: alertProfiles.lawBlocks })
     .from(alertProfiles)
     .where(
       and(
@@ -221,14 +223,7 @@ export async function fanOutLawMatches(
       order by created_at, id limit ${fanOutBatch}`);
     if (pending.length === 0) return stored;
     const profiles = await database.db
-      .select({
-        id: alertProfiles.id,
-        organizationId: alertProfiles.organizationId,
-        userId: alertProfiles.userId,
-        groupId: alertProfiles.groupId,
-        name: alertProfiles.name,
-        emailMode: alertProfiles.emailMode,
-      })
+      .select(followColumns)
       .from(alertProfiles)
       .where(
         sql`${alertProfiles.id} in (select (jsonb_array_elements_text(${JSON.stringify(pending.map((p) => p.profile_id))}::jsonb))::uuid)`,

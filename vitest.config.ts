@@ -42,10 +42,9 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          // Three files at a time (each its own server and browser): they mostly wait on the server,
-          // the SMTP peer and the page; one at a time, the layer alone took over ten minutes, two at
-          // a time eleven.
-          maxWorkers: 3,
+          // Two files at a time (each its own server and browser): one at a time, the layer alone
+          // took over ten minutes; three at a time no faster than two (Chromium keeps the CPU busy).
+          maxWorkers: 2,
         },
       },
     ],

@@ -53,7 +53,7 @@ describe("the Topics page", () => {
 
     const page = await (await ana.request("/app/admin/topics")).text();
     expect(page).toContain("Pagos PSD3");
-    expect(page).toContain("1 documentos etiquetados");
+    expect(page).toContain("1 documento etiquetado");
     const [audit] = await db.rows<{ n: number }>(
       sql`select count(*)::int as n from audit_events where action = 'topic.created' and organization_id = ${organizationId}`,
     );

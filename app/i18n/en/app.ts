@@ -260,6 +260,7 @@ export const app: AppMessages = {
     save: "Save",
     edit: "Edit",
     delete: "Delete",
+    matchedOne: "1 document labelled",
     matched: "{count} documents labelled",
     none: "No topics of your own yet.",
     saved: "Topic saved. Documents are being labelled again.",

@@ -13,6 +13,7 @@ export const laws: LawsMessages = {
     submit: "Follow",
     columns: { law: "Law", scope: "What you follow", who: "For", updated: "Last updated" },
     wholeLaw: "The whole law",
+    blocksOne: "1 part",
     blocks: "{count} parts",
     me: "For me",
     group: "Group: {name}",

@@ -261,6 +261,7 @@ export const app = {
     save: "Guardar",
     edit: "Editar",
     delete: "Eliminar",
+    matchedOne: "1 documento etiquetado",
     matched: "{count} documentos etiquetados",
     none: "Todavía no hay temas propios.",
     saved: "Tema guardado. Los documentos se están etiquetando de nuevo.",

@@ -11,6 +11,7 @@ export const laws = {
     submit: "Seguir",
     columns: { law: "Ley", scope: "Qué sigues", who: "Para", updated: "Última actualización" },
     wholeLaw: "Toda la ley",
+    blocksOne: "1 parte",
     blocks: "{count} partes",
     me: "Para mí",
     group: "Grupo: {name}",

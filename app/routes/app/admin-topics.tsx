@@ -167,7 +167,10 @@ export default function AdminTopics({ loaderData, actionData }: Route.ComponentP
               <div className="card-body">
                 <h3 className="h6 mb-1">{topic.name}</h3>
                 <p className="small text-body-secondary mb-2">
-                  {[areaName(topic.area), fill(t.topics.matched, { count: topic.documents })]
+                  {[
+                    areaName(topic.area),
+                    topic.documents === 1 ? t.topics.matchedOne : fill(t.topics.matched, { count: topic.documents }),
+                  ]
                     .filter(Boolean)
                     .join(" · ")}
                 </p>

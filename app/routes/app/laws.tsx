@@ -98,7 +98,13 @@ export default function Laws({ loaderData, actionData }: Route.ComponentProps) {
                     <Link to={`/app/laws/${encodeURIComponent(f.lawId)}`}>{f.lawTitle}</Link>
                     <div className="small text-body-secondary">{f.lawId}</div>
                   </td>
-                  <td>{f.blockIds.length === 0 ? l.wholeLaw : fill(l.blocks, { count: f.blockIds.length })}</td>
+                  <td>
+                    {f.blockIds.length === 0
+                      ? l.wholeLaw
+                      : f.blockIds.length === 1
+                        ? l.blocksOne
+                        : fill(l.blocks, { count: f.blockIds.length })}
+                  </td>
                   <td>{f.groupName ? fill(l.group, { name: f.groupName }) : l.me}</td>
                   <td>{f.updatedAt ? formatLawDate(f.updatedAt, locale) : l.notYet}</td>
                   <td>

@@ -67,7 +67,12 @@ export default function TriageList({ loaderData, actionData }: Route.ComponentPr
   const l = t.list;
   const result = actionData as TriageResult | undefined;
   const failed = result && "form" in result ? result : undefined;
-  const done = result && "ok" in result ? fill(l.bulkDone, { count: result.count ?? 0 }) : undefined;
+  const done =
+    result && "ok" in result
+      ? result.count === 1
+        ? l.bulkDoneOne
+        : fill(l.bulkDone, { count: result.count ?? 0 })
+      : undefined;
   const sortedAreas = [...taxonomyAreas].sort((a, b) => a.name[locale].localeCompare(b.name[locale], locale));
   return (
     <section aria-labelledby="triage-heading">
@@ -171,7 +176,7 @@ export default function TriageList({ loaderData, actionData }: Route.ComponentPr
       <FormAlert kind="success">{done}</FormAlert>
       <FormAlert kind="danger">{failed ? Object.values(failed.errors).flat().join(" ") : undefined}</FormAlert>
       <p className="small text-body-secondary" data-testid="triage-count">
-        {fill(l.count, { total: page.total })}
+        {page.total === 1 ? l.countOne : fill(l.count, { total: page.total })}
       </p>
       {page.items.length === 0 ? (
         <p>{l.empty}</p>

@@ -2,8 +2,7 @@
  * Once per test run: an empty PGlite cluster (with the extensions the migrations create), dumped
  * to a tarball that every new PGlite database of the run is unpacked from (PGLITE_TEMPLATE, read by
  * app/.server/db/client.ts), instead of running initdb each time: a few seconds saved for each of
- * the suite's hundreds of fresh databases and server starts. The workers inherit the variable,
- * and NODE_COMPILE_CACHE (Node's compile cache) too.
+ * the suite's hundreds of fresh databases and server starts. The workers inherit the variable.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,8 +19,5 @@ export default async function setup(): Promise<() => void> {
   await client.close();
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   process.env.PGLITE_TEMPLATE = file;
-  // Node's on-disk compile cache for the workers and the servers they start (each loads the
-  // whole app): compiled once per run instead of once per process.
-  process.env.NODE_COMPILE_CACHE ??= path.join(dir, "node-compile-cache");
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -58,7 +58,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       PATH: process.env.PATH,
       // A fresh DATA_DIR/db unpacked from the run's empty cluster (global-setup.ts) instead of initdb.
       ...(process.env.PGLITE_TEMPLATE ? { PGLITE_TEMPLATE: process.env.PGLITE_TEMPLATE } : {}),
-      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
       HOME: process.env.HOME,
       NODE_ENV: options.dev ? "development" : "production",
       HOST: "127.0.0.1",

@@ -136,8 +136,11 @@ describe("an organisation's own topics", () => {
   it("labels the matching documents for its organisation only, with the phrase as the reason", async () => {
     const docs = await documentIds();
     // A word from a real title, written without its accents: matching folds them.
-    const target = docs.find((doc) => /\b\p{L}{9,}\b/u.test(doc.title))!;
-    const word = target.title.match(/\b\p{L}{9,}\b/u)![0];
+    // Whole words only: `\b` is an ASCII boundary, so it would cut "Administración" to
+    // "Administraci" (a fragment that matches nothing) whenever the documents came in that order.
+    const wholeWord = /(?<!\p{L})\p{L}{9,}(?!\p{L})/u;
+    const target = docs.find((doc) => wholeWord.test(doc.title))!;
+    const word = target.title.match(wholeWord)![0];
     const keyword = word.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase();
     const actor = { organizationId: "org-a", userId: "u1", email: "admin@a.example" };
     const topicId = await createTopic(database.db, record, actor, {

@@ -1,5 +1,6 @@
 /** The reminder before a due date: the notification centre's line and the mail, in the recipient's language. */
 import { escapeHtml } from "../../lib/escape-html.ts";
+import { longDay } from "../../lib/long-day.ts";
 import { headerSafe } from "../mail/notification.ts";
 
 export interface ReminderMailItem {
@@ -11,18 +12,12 @@ export interface ReminderMailItem {
   dueOn: string;
 }
 
-function formatDay(day: string, language: "es" | "en"): string {
-  return new Intl.DateTimeFormat(language === "en" ? "en-GB" : "es-ES", { dateStyle: "long", timeZone: "UTC" }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
-}
-
 export function reminderMail(
   item: ReminderMailItem,
   options: { language: "es" | "en"; siteUrl: string; today: string },
 ): { subject: string; text: string; html: string; notice: string } {
   const { language } = options;
-  const when = formatDay(item.dueOn, language);
+  const when = longDay(item.dueOn, language);
   const url = `${options.siteUrl.replace(/\/$/, "")}/app/documents/${item.documentId}${item.kind === "triage" ? "#triage" : "#obligations"}`;
   const todayDue = item.dueOn === options.today;
   const es = language === "es";

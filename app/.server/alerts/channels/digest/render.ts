@@ -1,6 +1,7 @@
 /** The daily digest mail: one entry per document with every profile that matched it; every value escaped in HTML. */
 import { company } from "../../../../content/company.ts";
 import { escapeHtml } from "../../../../lib/escape-html.ts";
+import { longDay } from "../../../../lib/long-day.ts";
 import { headerSafe } from "../../../mail/notification.ts";
 import type { Lang } from "../../profiles.ts";
 import { channelText, documentLink, fill, messageId, profileLink } from "../catalog.ts";
@@ -20,12 +21,6 @@ export interface DigestDeadline {
   documentId: string;
   /** YYYY-MM-DD */
   dueOn: string;
-}
-
-function longDay(day: string, language: Lang): string {
-  return new Intl.DateTimeFormat(language === "en" ? "en-GB" : "es-ES", { dateStyle: "long", timeZone: "UTC" }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
 }
 
 export function digestMail(

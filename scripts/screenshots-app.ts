@@ -111,7 +111,8 @@ const pages: [string, string][] = [
   ["deliveries", "/app/admin/deliveries"],
   ["audit", "/app/admin/audit?verify=1"],
   ["laws", "/app/laws"],
-  ["law", "/app/laws/BOE-A-2015-10565#b-a9"],
+  ["law", "/app/laws/BOE-A-2015-10565?block=a9#b-a9"],
+  ["law-part", "/app/laws/BOE-A-2015-10565?part=2"],
   ["law-compare", "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790"],
   [
     "law-compare-side",
@@ -161,8 +162,11 @@ try {
             await page.locator(".app-admin-menu summary").focus();
             await page.keyboard.press("Enter");
           }
-          // A whole law is metres long: its page is shot at the viewport (opened at article 9).
-          await page.screenshot({ path: file, fullPage: name !== "admin-menu" && name !== "law" });
+          // A whole law is metres long: its pages are shot at the viewport (at article 9, at the top of a part).
+          await page.screenshot({
+            path: file,
+            fullPage: name !== "admin-menu" && name !== "law" && name !== "law-part",
+          });
           console.log(file);
           await context.close();
         }

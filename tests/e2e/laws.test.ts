@@ -124,6 +124,10 @@ describe("following articles of a law in the browser", () => {
     await page.waitForURL(/\/app\/laws$/);
     await page.goto(`${server.url}/app/laws/${LAW}`);
     await page.getByRole("heading", { level: 1, name: /Ley 39\/2015/ }).waitFor();
+    // The law is read a part at a time: the contents lead to the part that holds article 28.
+    expect(await page.getByTestId("law-parts").textContent()).toMatch(/Parte 1 de \d+/);
+    await page.getByRole("link", { name: /^Artículo\s28$/ }).click();
+    await page.waitForURL(/#b-a28$/);
     // Today's text of article 28 (the replay stands in 2018: the 2015 wording).
     const art28 = page.locator("#b-a28");
     expect(await art28.textContent()).toContain("Artículo 28. Documentos aportados por los interesados");
@@ -162,6 +166,11 @@ describe("following articles of a law in the browser", () => {
     expect(mail.raw.replace(/=\r?\n/g, "")).not.toMatch(/Art(?:=C3=AD|í)culo.32 (?:=E2=80=94|—)/);
     await page.goto(`${server.url}/app/alerts`);
     await expect.poll(() => page.getByTestId("alert-item").count()).toBe(1);
+    // The alert opens the law at the part that holds the changed article, and names it.
+    await page.getByTestId("alert-item").getByRole("link").first().click();
+    await page.waitForURL(/\/app\/laws\/[^?]+\?change=/);
+    expect(await page.getByTestId("law-change").textContent()).toMatch(/Artículo\s28/);
+    expect(await page.locator("#b-a28").count()).toBe(1);
 
     step("alerted");
     // The comparison of article 28's two versions, word by word, inline and side by side.
@@ -185,8 +194,8 @@ describe("following articles of a law in the browser", () => {
     expect(await axeViolations(page)).toEqual([]);
 
     step("compared");
-    // Today the new wording; on the earlier date, the earlier one.
-    await page.goto(`${server.url}/app/laws/${LAW}`);
+    // Today the new wording; on the earlier date, the earlier one (the date form keeps the part).
+    await page.goto(`${server.url}/app/laws/${LAW}?block=a28`);
     const now28 = (await page.locator("#b-a28").textContent()) ?? "";
     await page.getByLabel("Fecha", { exact: true }).fill("2018-11-01");
     await page.getByRole("button", { name: "Ver el texto" }).click();

@@ -3,6 +3,7 @@
  * (BOE-A-2015-10565, Ley 39/2015): text in force today and on earlier dates, versions per
  * article with the amending act, the comparison by norm and by date, and follows from the form.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
 import { registerLaw } from "../../app/.server/law-texts/store.ts";
@@ -41,7 +42,7 @@ const meta = { headers: new Headers(), ip: "127.0.0.1", userAgent: "test" };
 
 describe("the law page", () => {
   it("today: every block in order, article 9 in its 2022 wording, its three versions with dates", async () => {
-    const view = await lawPageView(database, member.organizationId, LAW, "2026-06-01", "2026-06-01");
+    const view = await lawPageView(database, member.organizationId, LAW, "2026-06-01", "2026-06-01", { part: "all" });
     expect(view?.law.title).toMatch(/Ley 39\/2015/);
     expect(view?.blocks.length).toBe(195);
     const a9 = view!.blocks.find((b) => b.blockId === "a9")!;
@@ -59,8 +60,55 @@ describe("the law page", () => {
     expect(a9.latestDate).toBe("2022-06-29");
   });
 
+  it("reads the law a part at a time: each block in one part, chosen by number, block or change", async () => {
+    const day = "2026-06-01";
+    const first = (await lawPageView(database, member.organizationId, LAW, day, day))!;
+    expect(first.part).toBe(1);
+    expect(first.toc).toHaveLength(195);
+    const total = first.parts.length;
+    expect(total).toBeGreaterThan(1);
+    const seen: string[] = [];
+    let atHeading = 0;
+    for (let n = 1; n <= total; n++) {
+      const view = (await lawPageView(database, member.organizationId, LAW, day, day, { part: String(n) }))!;
+      expect(view.part).toBe(n);
+      expect(view.blocks.length).toBeGreaterThan(0);
+      // Parts open at a heading (a title or chapter) where the law has one close enough; the
+      // contents say where each block is.
+      if (n > 1 && view.blocks[0]?.heading) atHeading++;
+      for (const block of view.blocks) expect(first.toc.find((e) => e.blockId === block.blockId)?.part).toBe(n);
+      // Each part is a fraction of the law's text.
+      const chars = view.blocks.reduce((sum, b) => sum + (b.paragraphs ?? []).join("").length, 0);
+      expect(chars).toBeLessThan(200_000);
+      seen.push(...view.blocks.map((b) => b.blockId));
+    }
+    expect(seen).toEqual(first.toc.map((e) => e.blockId));
+    expect(atHeading).toBeGreaterThanOrEqual((total - 1) / 2);
+    // By block: the part that holds it; the whole text; a part out of range is the first.
+    const lastBlock = first.toc.at(-1)!;
+    const byBlock = (await lawPageView(database, member.organizationId, LAW, day, day, { block: lastBlock.blockId }))!;
+    expect(byBlock.part).toBe(total);
+    expect(byBlock.blocks.map((b) => b.blockId)).toContain(lastBlock.blockId);
+    const whole = (await lawPageView(database, member.organizationId, LAW, day, day, { part: "all" }))!;
+    expect([whole.part, whole.blocks.length]).toEqual([null, 195]);
+    expect((await lawPageView(database, member.organizationId, LAW, day, day, { part: "99" }))!.part).toBe(1);
+    // From a change's alert: the part of the first block it changed, and the blocks named.
+    const [change] = await database.rows<{ id: string }>(sql`
+      insert into law_changes (law_id, kind, block_ids) values (${LAW}, 'consolidated', string_to_array(${lastBlock.blockId}, ','))
+      returning id`);
+    const fromAlert = (await lawPageView(database, member.organizationId, LAW, day, day, { change: change!.id }))!;
+    expect(fromAlert.part).toBe(total);
+    expect(fromAlert.change?.blocks).toEqual([{ title: lastBlock.title, anchor: lastBlock.anchor, part: total }]);
+    // A change of another law is not this page's.
+    const [foreign] = await database.rows<{ id: string }>(sql`
+      insert into law_changes (law_id, kind, block_ids) values ('BOE-A-1985-5392', 'consolidated', array['a1'])
+      returning id`);
+    const notOurs = (await lawPageView(database, member.organizationId, LAW, day, day, { change: foreign!.id }))!;
+    expect([notOurs.part, notOurs.change]).toEqual([1, null]);
+  });
+
   it("an earlier date shows the wording in force then; before the law applied, the article was not in force", async () => {
-    const in2020 = await lawPageView(database, member.organizationId, LAW, "2020-01-01", "2026-06-01");
+    const in2020 = await lawPageView(database, member.organizationId, LAW, "2020-01-01", "2026-06-01", { block: "a9" });
     const a9 = in2020!.blocks.find((b) => b.blockId === "a9")!;
     expect(a9.versions.find((v) => v.current)?.normId).toBe("BOE-A-2019-15790");
     expect(a9.paragraphs?.join(" ")).toContain(
@@ -68,7 +116,7 @@ describe("the law page", () => {
     );
     // The 2022 version is later than that date: flagged as entering into force later? No: it was not published yet.
     expect(a9.pending).toEqual([]);
-    const in2016 = await lawPageView(database, member.organizationId, LAW, "2016-01-01", "2026-06-01");
+    const in2016 = await lawPageView(database, member.organizationId, LAW, "2016-01-01", "2026-06-01", { block: "a9" });
     const early = in2016!.blocks.find((b) => b.blockId === "a9")!;
     expect(early.paragraphs).toBeNull();
     // Published 2015-10-02, in force 2016-10-02: on 2016-01-01 a version that enters into force later.

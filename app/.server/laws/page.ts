@@ -8,7 +8,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { madridDate } from "../../lib/madrid-date.ts";
 import type { Database } from "../db/client.ts";
-import { documents, lawAnnouncements } from "../db/schema.ts";
+import { documents, lawAnnouncements, lawChanges } from "../db/schema.ts";
 import { reachable } from "../documents/reach.ts";
 import { paragraphsOfVersion } from "../law-texts/diff.ts";
 import {
@@ -20,6 +20,7 @@ import {
   versionsOf,
 } from "../law-texts/model.ts";
 import { loadLawText } from "../law-texts/store.ts";
+import { type PartRange, partOf, splitIntoParts } from "./parts.ts";
 
 export interface VersionView {
   normId: string;
@@ -56,6 +57,34 @@ export interface BlockView {
   renumberedFrom: string | null;
 }
 
+/** An entry of the table of contents: every block of the law, whatever part is shown. */
+export interface TocEntry {
+  blockId: string;
+  anchor: string;
+  title: string;
+  heading: boolean;
+  depth: number;
+  latestDate: string;
+  expiresOn: string | null;
+  /** The part (1-based) that holds the block. */
+  part: number;
+}
+
+export interface PartView {
+  /** 1-based. */
+  number: number;
+  /** Titles of the part's first heading (or first block) and of its last block. */
+  first: string;
+  last: string;
+}
+
+/** Which part to show: a number, the whole text, or the part holding a block or a change's first block. */
+export interface PartChoice {
+  part?: string | null;
+  block?: string | null;
+  change?: string | null;
+}
+
 export interface LawPageView {
   law: {
     id: string;
@@ -68,7 +97,15 @@ export interface LawPageView {
   date: string;
   today: string;
   isToday: boolean;
+  /** Every block, for the table of contents and the follow form. */
+  toc: TocEntry[];
+  /** The blocks of the part shown (all of them for the whole text). */
   blocks: BlockView[];
+  parts: PartView[];
+  /** The part shown (1-based), or null for the whole text. */
+  part: number | null;
+  /** Opened from a change's alert (`?change=`): the blocks it changed or named. */
+  change: { id: string; blocks: Array<{ title: string; anchor: string; part: number }> } | null;
   announcements: Array<{ actId: string; href: string; relation: string; relationText: string; publishedOn: string }>;
 }
 
@@ -120,19 +157,58 @@ function versionView(
   };
 }
 
-/** The page for a law on `date` (YYYY-MM-DD); undefined when the law is not stored. */
+/** A change of this law (by id), with the blocks it changed or named; undefined otherwise. */
+async function changeOfLaw(database: Database, lawId: string, changeId: string | null | undefined) {
+  if (!changeId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(changeId)) return undefined;
+  const [change] = await database.db
+    .select({ id: lawChanges.id, blockIds: lawChanges.blockIds })
+    .from(lawChanges)
+    .where(and(eq(lawChanges.id, changeId), eq(lawChanges.lawId, lawId)));
+  return change;
+}
+
+/** The part to show (0-based), or null for the whole text. */
+function chosenPart(
+  choice: PartChoice,
+  parts: PartRange[],
+  indexOf: Map<string, number>,
+  changed: string[] | undefined,
+): number | null {
+  if (choice.part === "all") return null;
+  const asked = Number(choice.part);
+  if (choice.part && Number.isInteger(asked) && asked >= 1 && asked <= parts.length) return asked - 1;
+  const block = choice.block ?? changed?.find((id) => indexOf.has(id));
+  const index = block === undefined ? undefined : indexOf.get(block);
+  return index === undefined ? 0 : partOf(parts, index);
+}
+
+/**
+ * The page for a law on `date` (YYYY-MM-DD), one part of it (`choice`: the first part by default);
+ * undefined when the law is not stored.
+ */
 export async function lawPageView(
   database: Database,
   organizationId: string,
   lawId: string,
   date: string,
   today = madridDate(),
+  choice: PartChoice = {},
   preloaded?: LawText,
 ): Promise<LawPageView | undefined> {
   const text = preloaded ?? (await loadLawText(database, lawId));
   if (!text) return undefined;
+  const ordered = [...text.blocks].sort((a, b) => a.position - b.position);
+  const latest = ordered.map((block) => versionsOf(block).at(-1));
+  const parts = splitIntoParts(
+    ordered.map((block, i) => ({ heading: block.kind === "encabezado", size: latest[i]?.text.length ?? 0 })),
+  );
+  const indexOf = new Map(ordered.map((block, i) => [block.blockId, i]));
+  const change = await changeOfLaw(database, lawId, choice.change);
+  const shown = chosenPart(choice, parts, indexOf, change?.blockIds);
+  const range = shown === null ? { start: 0, end: ordered.length } : (parts[shown] as PartRange);
+
   const normIds = new Set<string>();
-  for (const block of text.blocks) for (const v of block.versions) normIds.add(v.normId);
+  for (const block of ordered.slice(range.start, range.end)) for (const v of block.versions) normIds.add(v.normId);
   const [acts, pending] = await Promise.all([
     ingestedActs(database, organizationId, [...normIds]),
     database.db
@@ -147,8 +223,22 @@ export async function lawPageView(
   );
   const renumbered = ((text.law.metadata as { renumbered?: Record<string, { from: string }> }).renumbered ??
     {}) as Record<string, { from: string }>;
+  const titleOf = (block: (typeof ordered)[number]) => block.title || block.blockId;
+  const toc: TocEntry[] = ordered.map((block, i) => {
+    const heading = block.kind === "encabezado";
+    return {
+      blockId: block.blockId,
+      anchor: anchorOf(block.blockId),
+      title: titleOf(block),
+      heading,
+      depth: heading ? headingLevel(block.title) : 6,
+      latestDate: block.latestDate,
+      expiresOn: block.expiresOn ?? null,
+      part: partOf(parts, i) + 1,
+    };
+  });
   const blocks: BlockView[] = [];
-  for (const block of [...text.blocks].sort((a, b) => a.position - b.position)) {
+  for (const block of ordered.slice(range.start, range.end)) {
     const sorted = versionsOf(block);
     const current = versionAt(block, date);
     const heading = block.kind === "encabezado";
@@ -157,7 +247,7 @@ export async function lawPageView(
       blockId: block.blockId,
       anchor: anchorOf(block.blockId),
       kind: block.kind,
-      title: block.title || block.blockId,
+      title: titleOf(block),
       depth: heading ? headingLevel(block.title) : 6,
       heading,
       latestDate: block.latestDate,
@@ -180,7 +270,28 @@ export async function lawPageView(
     date,
     today,
     isToday: date === today,
+    toc,
     blocks,
+    parts: parts.map((part, i) => {
+      const firstHeading = ordered.slice(part.start, part.end).find((b) => b.kind === "encabezado");
+      const first = ordered[part.start];
+      const last = ordered[part.end - 1];
+      return {
+        number: i + 1,
+        first: firstHeading ? titleOf(firstHeading) : first ? titleOf(first) : "",
+        last: last ? titleOf(last) : "",
+      };
+    }),
+    part: shown === null ? null : shown + 1,
+    change: change
+      ? {
+          id: change.id,
+          blocks: change.blockIds.flatMap((id) => {
+            const entry = toc[indexOf.get(id) ?? -1];
+            return entry ? [{ title: entry.title, anchor: entry.anchor, part: entry.part }] : [];
+          }),
+        }
+      : null,
     announcements: pending.map((a) => {
       const doc = a.documentId && announcementActs.has(a.actId) ? announcementActs.get(a.actId) : undefined;
       return {

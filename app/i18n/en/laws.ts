@@ -50,6 +50,17 @@ export const laws: LawsMessages = {
     compare: "Compare versions",
     compareThis: "Compare with the previous one",
     renumbered: "Formerly {from}: renumbered.",
+    parts: {
+      label: "Parts of the text",
+      position: "Part {number} of {total}: from “{first}” to “{last}”.",
+      whole: "The whole text, {total} parts.",
+      previous: "Previous part",
+      next: "Next part",
+      showWhole: "Show the whole text",
+      byParts: "Read part by part",
+      nextAfter: "Continued in part {number}: {first}",
+    },
+    changeLead: "This alert concerns:",
     follow: {
       heading: "Follow this law",
       lead: "Choose what to follow. Titles and chapters include everything under them.",

@@ -47,6 +47,17 @@ export const laws = {
     compare: "Comparar versiones",
     compareThis: "Comparar con la anterior",
     renumbered: "Antes {from}: renumerado.",
+    parts: {
+      label: "Partes del texto",
+      position: "Parte {number} de {total}: de «{first}» a «{last}».",
+      whole: "Texto completo, {total} partes.",
+      previous: "Parte anterior",
+      next: "Parte siguiente",
+      showWhole: "Ver el texto completo",
+      byParts: "Leer por partes",
+      nextAfter: "Sigue en la parte {number}: {first}",
+    },
+    changeLead: "Esta alerta se refiere a:",
     follow: {
       heading: "Seguir esta ley",
       lead: "Elige qué seguir. Los títulos y capítulos incluyen todo lo que contienen.",

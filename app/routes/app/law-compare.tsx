@@ -57,7 +57,11 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <p className="small mb-1 law-no-print">
-        <Link to={`${lawPath}#${`b-${view.block.blockId.replace(/[^A-Za-z0-9_-]/g, "_")}`}`}>{c.back}</Link>
+        <Link
+          to={`${lawPath}?${new URLSearchParams({ block: view.block.blockId })}#b-${view.block.blockId.replace(/[^A-Za-z0-9_-]/g, "_")}`}
+        >
+          {c.back}
+        </Link>
       </p>
       <p className="small text-body-secondary mb-1">{view.law.title}</p>
       <h1 className="h3">

@@ -8,6 +8,7 @@ import { isIsoDate, lawPageView } from "../../.server/laws/page";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FormAlert } from "../../components/app/form-field";
 import { FollowMessage, LawFollowForm } from "../../components/app/laws/follow-form";
+import { LawChangeNotice, LawParts, lawPartHref } from "../../components/app/laws/law-parts";
 import { LawText } from "../../components/app/laws/law-text";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
@@ -25,7 +26,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const today = madridDate();
   const badDate = asked !== null && asked !== "" && !isIsoDate(asked);
   const date = asked && isIsoDate(asked) ? asked : today;
-  const view = await lawPageView(database, member.organizationId, params.id, date, today);
+  const view = await lawPageView(database, member.organizationId, params.id, date, today, {
+    part: url.searchParams.get("part"),
+    block: url.searchParams.get("block"),
+    change: url.searchParams.get("change"),
+  });
   if (!view) throw data("Not found", { status: 404 });
   const [follows, groups] = await Promise.all([
     followsOf(database, member, params.id),
@@ -91,11 +96,16 @@ export default function LawPage({ loaderData, actionData }: Route.ComponentProps
       <FollowMessage t={t} result={actionData} />
       <FormAlert kind="danger">{badDate ? `${p.badDate} (${askedDate ?? ""})` : undefined}</FormAlert>
       <div className="row g-4">
-        <div className="col-lg-4 law-no-print">
+        <div className="col-lg-4 law-no-print law-side">
           <LawFollowForm
             t={t}
             lawId={view.law.id}
-            blocks={view.blocks}
+            blocks={view.toc}
+            hrefOf={(block) =>
+              view.part === null || block.part === undefined || block.part === view.part
+                ? `#${block.anchor}`
+                : lawPartHref(view, block.part, block.anchor)
+            }
             follows={follows}
             groups={groups}
             locale={locale}
@@ -107,6 +117,7 @@ export default function LawPage({ loaderData, actionData }: Route.ComponentProps
               {p.dateHeading}
             </h2>
             <Form method="get" className="d-flex flex-wrap gap-2 align-items-end">
+              {view.parts.length > 1 ? <input type="hidden" name="part" value={view.part ?? "all"} /> : null}
               <div>
                 <label htmlFor="law-date" className="form-label mb-1">
                   {p.dateLabel}
@@ -124,7 +135,10 @@ export default function LawPage({ loaderData, actionData }: Route.ComponentProps
                 {p.showDate}
               </button>
               {view.isToday ? null : (
-                <Link to={`/app/laws/${encodeURIComponent(view.law.id)}`} className="btn btn-link">
+                <Link
+                  to={`/app/laws/${encodeURIComponent(view.law.id)}${view.parts.length > 1 ? `?part=${view.part ?? "all"}` : ""}`}
+                  className="btn btn-link"
+                >
                   {p.today}
                 </Link>
               )}
@@ -136,7 +150,10 @@ export default function LawPage({ loaderData, actionData }: Route.ComponentProps
           <p className="fw-semibold" data-testid="law-date">
             {fill(view.isToday ? p.inForceToday : p.inForceOn, { date: formatLawDate(view.date, locale) })}
           </p>
+          <LawChangeNotice t={t} view={view} />
+          <LawParts t={t} view={view} />
           <LawText t={t} view={view} locale={locale} />
+          <LawParts t={t} view={view} end />
         </div>
       </div>
     </>

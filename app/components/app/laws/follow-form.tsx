@@ -11,6 +11,8 @@ export interface TocBlock {
   depth: number;
   latestDate: string;
   expiresOn: string | null;
+  /** The part of the text that holds it (long laws are read a part at a time). */
+  part?: number;
 }
 
 export interface FollowItem {
@@ -65,10 +67,13 @@ export function LawFollowForm({
   follows,
   groups,
   locale,
+  hrefOf = (block) => `#${block.anchor}`,
 }: {
   t: LawsMessages;
   lawId: string;
   blocks: TocBlock[];
+  /** Where an entry of the contents leads (its anchor, or the part that holds it). */
+  hrefOf?: (block: TocBlock) => string;
   follows: FollowItem[];
   groups: Array<{ id: string; name: string }>;
   locale: Locale;
@@ -180,7 +185,7 @@ export function LawFollowForm({
                   aria-label={fill(f.pick, { title: block.title })}
                 />
                 <span>
-                  <a href={`#${block.anchor}`}>{block.title}</a>
+                  <a href={hrefOf(block)}>{block.title}</a>
                   <span className="d-block text-body-secondary">
                     {block.expiresOn
                       ? fill(p.repealed, { date: formatLawDate(block.expiresOn, locale) })

@@ -9,6 +9,8 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { madridDate } from "../app/lib/madrid-date.ts";
+import { type ReplayProcess, startReplayProcess } from "../tests/support/replay-process.ts";
 import { projectRoot } from "../tests/support/server.ts";
 import {
   contactFormHiddenFields,
@@ -35,6 +37,7 @@ const { values: args } = parseArgs({
     "drain-timeout": { type: "string", default: "60" },
     "skip-build": { type: "boolean", default: false },
     record: { type: "boolean", default: false },
+    "ingest-day": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -47,6 +50,8 @@ if (args.help) {
   --mail-connections <n>    concurrent clients on POST /mail/send (4)
   --drain-timeout <s>       how long to wait for the mail of accepted leads (60)
   --skip-build              use the existing build/
+  --ingest-day <date>       first ingest a recorded BOE day (e.g. 2026-09-29) as today's, from the
+                            source replay, in the server process itself; then the load
   --record                  write the results into docs/performance.md under "Load test"`);
   process.exit(0);
 }
@@ -126,6 +131,14 @@ if (!args["skip-build"]) {
 
 const runId = Date.now().toString(36);
 const sink = await startSmtpSink();
+const ingestDay = args["ingest-day"];
+let replay: ReplayProcess | undefined;
+let ingestLine = "";
+if (ingestDay) {
+  // The recorded day is published as today's: the server's own jobs fetch it on start.
+  replay = await startReplayProcess();
+  await replay.publish({ date: madridDate(), from: ingestDay, at: Date.now() });
+}
 const instances: (MeasuredServer & { dataDir: string })[] = [];
 const formSecret = `loadtest-${runId}-${"x".repeat(32)}`;
 let exitCode = 0;
@@ -135,11 +148,40 @@ try {
   for (let i = 0; i < instanceCount; i++) {
     const dataDir = mkdtempSync(path.join(tmpdir(), `loadtest-${i}-`));
     const started = await startMeasuredServer(
-      { SMTP_URL: sink.url, DATABASE_URL: databaseUrl, FORM_SECRET: formSecret },
+      {
+        SMTP_URL: sink.url,
+        DATABASE_URL: databaseUrl,
+        FORM_SECRET: formSecret,
+        ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+        ...(replay ? { INGEST_SOURCES: "boe", BOE_API_URL: replay.url } : { INGEST_SOURCES: "none" }),
+      },
       dataDir,
     );
     instances.push({ ...started, dataDir });
     log(`instance ${i} on ${started.server.url} (${started.startToHealthyMs.toFixed(0)} ms to healthy)`);
+  }
+
+  if (replay) {
+    // Ingested when the replay has had no request for 10 s after serving the day's documents.
+    const started = performance.now();
+    let seen = 0;
+    let quietSince = performance.now();
+    for (;;) {
+      const requests = await replay.log();
+      if (requests.length !== seen) {
+        seen = requests.length;
+        quietSince = performance.now();
+      }
+      const documents = requests.filter((r) => r.path.includes("xml.php")).length;
+      if (documents > 0 && performance.now() - quietSince > 10_000) {
+        const peaks = instances.map((instance, i) => `instance ${i} ${formatBytes(instance.memory.peakBytes)}`);
+        ingestLine = `Ingestion of the recorded day ${ingestDay} first: ${documents} documents fetched in ${((performance.now() - started - 10_000) / 1000).toFixed(0)} s; peak RSS by its end: ${peaks.join(", ")}.`;
+        log(ingestLine);
+        break;
+      }
+      if (performance.now() - started > 15 * 60_000) throw new Error("the recorded day was not ingested in 15 minutes");
+      await sleep(1000);
+    }
   }
 
   const home = await rawRequest(`${instances[0]!.server.url}/`, { headers: { "accept-language": "es-ES,es" } });
@@ -231,6 +273,7 @@ try {
     "",
     renderTable(["endpoint", "requests", "req/s", "errors", "p50", "p99", "statuses"], rows),
     "",
+    ...(ingestLine ? [ingestLine] : []),
     `Peak RSS: ${memoryLine} (limit ${formatBytes(targets.loadtestMaxRssBytes)}).`,
     `Leads: ${leadReport.summary}`,
   ].join("\n");
@@ -249,6 +292,7 @@ try {
     rmSync(instance.dataDir, { recursive: true, force: true });
   }
   await sink.close();
+  await replay?.stop();
 }
 process.exit(exitCode);
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { serverNodeFlags } from "../../server/runtime-flags.ts";
+import { serverEnvironment, serverNodeFlags } from "../../server/runtime-flags.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -56,6 +56,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
+      ...serverEnvironment,
       // A fresh DATA_DIR/db unpacked from the run's empty cluster (global-setup.ts) instead of initdb.
       ...(process.env.PGLITE_TEMPLATE ? { PGLITE_TEMPLATE: process.env.PGLITE_TEMPLATE } : {}),
       HOME: process.env.HOME,

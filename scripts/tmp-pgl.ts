@@ -1,0 +1,15 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase } from "../app/.server/db/client.ts";
+import { migrate, defaultMigrationsDir } from "../app/.server/db/migrate.ts";
+const peak = () => `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB peak, ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB now, external ${(process.memoryUsage().external / 1048576).toFixed(0)}`;
+const dir = process.argv[2] ?? path.join(mkdtempSync(path.join(tmpdir(), "pgl-")), "db");
+console.log("start", peak());
+const t0 = performance.now();
+const db = await openDatabase({ pgliteDir: dir } as never);
+console.log("opened", dir, (performance.now() - t0).toFixed(0), "ms", peak());
+await migrate(db, defaultMigrationsDir);
+console.log("migrated", peak());
+await db.close();
+console.log("closed", peak());

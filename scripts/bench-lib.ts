@@ -79,7 +79,8 @@ export async function startMeasuredServer(
   // With a port given, startServer spawns before its first await: the clock starts at spawn.
   const server = await startServer({ port, dataDir, env: { ...benchEnv, ...env }, waitUntilHealthy: false });
   const memory = new MemoryWatch(server.child.pid!);
-  const deadline = spawnedAt + 30_000;
+  // A first start creates the database (a helper process runs initdb): up to a minute on a busy machine.
+  const deadline = spawnedAt + 60_000;
   while (performance.now() < deadline) {
     if (server.child.exitCode !== null) {
       memory.stop();

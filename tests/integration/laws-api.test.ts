@@ -128,6 +128,11 @@ describe("laws API", () => {
     // An ELI of a law the platform holds.
     const eli = await create(beta, { lawId: "https://www.boe.es/eli/es/l/1985/04/02/7" });
     expect(eli.status).toBe(201);
+    // An EU act by its CELEX number: registered as an EU law, fetched by the next Cellar poll.
+    const celex = await create(beta, { lawId: "32016R0679", blockIds: [] });
+    expect(celex.status).toBe(201);
+    expect(((await celex.json()) as { lawId: string }).lawId).toBe("32016R0679");
+    expect(await database.rows(sql`select source from laws where id = '32016R0679'`)).toEqual([{ source: "eu" }]);
 
     // Each organisation sees its own follows only, and cannot delete another's.
     const listA = await callApi(api, "/api/v1/follows", { token: alfa });
@@ -135,7 +140,7 @@ describe("laws API", () => {
     expect(checker.check("/api/v1/follows", "get", 200, followsA)).toEqual([]);
     expect(followsA.map((f) => f.id)).toEqual([follow.id]);
     const listB = (await (await callApi(api, "/api/v1/follows", { token: beta })).json()) as Array<{ id: string }>;
-    expect(listB).toHaveLength(2);
+    expect(listB).toHaveLength(3);
     expect((await callApi(api, `/api/v1/follows/${follow.id}`, { token: beta, method: "DELETE" })).status).toBe(404);
     expect((await callApi(api, `/api/v1/follows/${follow.id}`, { token: alfa, method: "DELETE" })).status).toBe(204);
     const events = await database.rows<{ action: string; organization_id: string; actor_id: string | null }>(

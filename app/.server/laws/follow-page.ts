@@ -13,8 +13,7 @@ import { can, type MemberInfo } from "../auth/permissions.ts";
 import type { RequestMeta } from "../auth/service.ts";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
-import { actCelexOf } from "../law-texts/celex.ts";
-import { type Follow, resolveLawId } from "./follows.ts";
+import { type Follow, resolveFollowedLaw } from "./follows.ts";
 
 export type FollowFailure = "badLawId" | "lawNotFound" | "noBlocks" | "badBlocks" | "badGroup";
 
@@ -32,12 +31,8 @@ export async function lawIdFromInput(
   database: Database,
   typed: string,
 ): Promise<{ lawId: string; source: "boe" | "eu" } | { failure: FollowFailure }> {
-  const boe = await resolveLawId(database, typed);
-  if (boe === "unknown-eli") return { failure: "lawNotFound" };
-  if (boe) return { lawId: boe, source: "boe" };
-  const celex = actCelexOf(typed);
-  if (celex && !/^BOE-/i.test(typed.trim())) return { lawId: celex, source: "eu" };
-  return { failure: "badLawId" };
+  const resolved = await resolveFollowedLaw(database, typed);
+  return "problem" in resolved ? { failure: resolved.problem } : resolved;
 }
 
 /**

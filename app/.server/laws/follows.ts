@@ -2,13 +2,15 @@
  * Follows: alert profiles with a law scope (alert_profiles.law_id, law_blocks: empty = the whole
  * law; a title or chapter block stands for what it heads). A follow belongs to a user or to one of
  * the organisation's groups and has the usual channels (in-app always; mail now, in the daily digest or none; muted).
- * Any BOE-A id (a law the platform ingested or one a member types) or a BOE ELI URL of a law it
- * holds can be followed; the law is registered and fetched by the next poll.
+ * Any BOE-A id (a law the platform ingested or one a member types), a BOE ELI URL of a law it
+ * holds, or an EU act's CELEX number can be followed; the law is registered and fetched by the
+ * next poll of its source.
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
+import { actCelexOf } from "../law-texts/celex.ts";
 import { registerLaw } from "../law-texts/store.ts";
 
 export const BOE_LAW_ID = /^BOE-A-\d{4}-\d{1,6}$/;
@@ -70,14 +72,27 @@ function toFollow(row: typeof alertProfiles.$inferSelect): Follow {
   };
 }
 
+/** A typed BOE id, BOE ELI or CELEX number as a followed law's id and source (BOE-A-…, 32016R0679). */
+export async function resolveFollowedLaw(
+  database: Database,
+  typed: string,
+): Promise<{ lawId: string; source: "boe" | "eu" } | { problem: "badLawId" | "lawNotFound" }> {
+  const boe = await resolveLawId(database, typed);
+  if (boe === "unknown-eli") return { problem: "lawNotFound" };
+  if (boe) return { lawId: boe, source: "boe" };
+  const celex = actCelexOf(typed);
+  if (celex && !/^BOE-/i.test(typed.trim())) return { lawId: celex, source: "eu" };
+  return { problem: "badLawId" };
+}
+
 export async function createFollow(
   database: Database,
   organizationId: string,
   input: FollowInput,
 ): Promise<{ follow: Follow } | { problem: FollowProblem }> {
-  const lawId = await resolveLawId(database, input.lawId);
-  if (lawId === undefined) return { problem: "badLawId" };
-  if (lawId === "unknown-eli") return { problem: "lawNotFound" };
+  const resolved = await resolveFollowedLaw(database, input.lawId);
+  if ("problem" in resolved) return resolved;
+  const { lawId, source } = resolved;
   const blockIds = [...new Set(input.blockIds)];
   if (blockIds.some((id) => !/^[\w.-]{1,60}$/.test(id))) return { problem: "badBlocks" };
   const stored = await database.db
@@ -93,7 +108,7 @@ export async function createFollow(
       .where(and(eq(lawBlocks.lawId, lawId), inArray(lawBlocks.blockId, blockIds)));
     if (known.length !== blockIds.length) return { problem: "badBlocks" };
   }
-  await registerLaw(database, lawId, "boe");
+  await registerLaw(database, lawId, source);
   const [law] = await database.db.select({ title: laws.title }).from(laws).where(eq(laws.id, lawId));
   const [row] = await database.db
     .insert(alertProfiles)

@@ -6,7 +6,9 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { requestContext, servicesContext } from "./.server/context";
 import { contentSecurityPolicy } from "./.server/csp";
+import { hydrateAfterPaint } from "./.server/hydrate-after-paint";
 import { NonceContext } from "./lib/nonce";
+import type { RouteHandle } from "./lib/route-handle";
 
 export const streamTimeout = 5_000;
 
@@ -35,6 +37,12 @@ export default function handleRequest(
     contentSecurityPolicy(nonce, { https: config.siteUrl.startsWith("https:"), dev: config.env === "development" }),
   );
 
+  // Pages that ask for it load their modules once they have painted (app/.server/hydrate-after-paint.ts).
+  const deepest = routerContext.staticHandlerContext.matches.at(-1);
+  const afterPaint =
+    deepest !== undefined &&
+    (routerContext.routeModules[deepest.route.id]?.handle as RouteHandle | undefined)?.hydrateAfterPaint === true;
+
   // No HEAD branch: the server turns a HEAD into a GET and sends the headers alone, so a
   // HEAD can never leave an empty page where a GET will find it (server/site-server.ts).
 
@@ -59,11 +67,20 @@ export default function handleRequest(
         });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         pipe(body);
+        const response = new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        });
+        // The server buffers the page anyway: rewriting it whole costs one copy.
         resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          }),
+          afterPaint
+            ? response
+                .text()
+                .then(
+                  (html) =>
+                    new Response(hydrateAfterPaint(html), { headers: responseHeaders, status: responseStatusCode }),
+                )
+            : response,
         );
       },
       onShellError(error: unknown) {

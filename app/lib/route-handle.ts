@@ -9,6 +9,8 @@ export interface RouteHandle {
   layout?: LayoutName;
   /** The page's language is its loader's `locale` (the platform: the signed-in user's preference). */
   langFromData?: boolean;
+  /** Load the page's JavaScript only once it has painted (app/.server/hydrate-after-paint.ts): for pages readable without it. */
+  hydrateAfterPaint?: boolean;
 }
 
 function handleOf(match: UIMatch | undefined): RouteHandle {

@@ -11,8 +11,12 @@ import { IntroSection } from "../components/sections/intro-section";
 import { UseCasesSection } from "../components/sections/use-cases-section";
 import { messagesFor } from "../i18n";
 import { isLocale, type Locale } from "../i18n/locales";
+import type { RouteHandle } from "../lib/route-handle";
 import { pagePath, resolveLang } from "../lib/site";
 import type { Route } from "./+types/home";
+
+/** Server-rendered whole, readable and usable before hydration: its JavaScript waits for the first paint (LCP). */
+export const handle: RouteHandle = { hydrateAfterPaint: true };
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;

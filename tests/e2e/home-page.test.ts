@@ -98,15 +98,35 @@ describe("home page", () => {
     await close();
   });
 
+  test("asks for its JavaScript only after the first paint, then hydrates (es and en)", async () => {
+    for (const path of ["/", "/en"]) {
+      // Served: no module preload in the page, the module script inert, a loader after it.
+      const html = await (await fetch(`${f.server.url}${path}`)).text();
+      expect(html).not.toMatch(/<link rel="modulepreload"/);
+      expect(html).toMatch(/<script nonce="[^"]*" type="text\/x-deferred-module" id="rr-deferred-module"/);
+      // In the browser: the preloads are added once the page has painted, and React Router takes over.
+      const { page, errors, close } = await openPage(f.browser, { locale: "es-ES", colorScheme: "light" });
+      await page.goto(`${f.server.url}${path}`);
+      await expect.poll(() => page.locator('link[rel="modulepreload"]').count()).toBeGreaterThan(3);
+      await expect.poll(() => page.evaluate(() => "__reactRouterDataRouter" in window), { timeout: 15_000 }).toBe(true);
+      expect(errors).toEqual([]);
+      await close();
+    }
+  });
+
   test("the code sample is highlighted on the server, with both themes and no highlighter in the browser", async () => {
     const response = await fetch(`${f.server.url}/`);
     const html = await response.text();
     expect(html).toContain('class="shiki shiki-themes snazzy-light min-dark"');
     expect(html).toContain("--shiki-dark:");
     expect(html).toContain("curl");
-    const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"|href="(\/assets\/[^"]+\.js)"/g)].map(
-      (m) => m[1] ?? m[2],
-    );
+    // The modules are listed in data-modulepreload once the page hydrates after its first paint.
+    const deferred = /data-modulepreload="([^"]+)"/.exec(html)?.[1]?.split(" ") ?? [];
+    const scripts = [
+      ...[...html.matchAll(/src="(\/assets\/[^"]+\.js)"|href="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? m[2]),
+      ...deferred,
+    ];
+    expect(scripts.length).toBeGreaterThan(0);
     for (const src of scripts) {
       const js = await (await fetch(`${f.server.url}${src}`)).text();
       expect(js).not.toMatch(/createHighlighter|snazzy-light/);

@@ -33,7 +33,9 @@ describe("a PGlite cluster's first start", () => {
       expect(await again.rows(sql`select v from kept`)).toEqual([{ v: 42 }]);
       // The extensions the search needs load on a cluster the helper made.
       await again.rows(sql`create extension if not exists pg_trgm`);
-      expect(await again.rows(sql`select similarity('boletín', 'boletin') > 0 as similar`)).toEqual([{ similar: true }]);
+      expect(await again.rows(sql`select similarity('boletín', 'boletin') > 0 as similar`)).toEqual([
+        { similar: true },
+      ]);
       await again.close();
     } finally {
       if (template) process.env.PGLITE_TEMPLATE = template;

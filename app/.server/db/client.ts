@@ -1,8 +1,8 @@
 /** Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set. Same schema, same SQL. */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";

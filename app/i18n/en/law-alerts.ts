@@ -28,7 +28,8 @@ export const lawAlerts: LawAlertMessages = {
   wholeLaw: "the whole law",
   errors: {
     lawNotFound: "We could not find that law. Use a BOE-A-… identifier or a BOE ELI URL.",
-    badLawId: "Type a BOE-A-… identifier (for example BOE-A-2018-16673), a BOE ELI URL or an EU act’s CELEX number (for example 32016R0679).",
+    badLawId:
+      "Type a BOE-A-… identifier (for example BOE-A-2018-16673), a BOE ELI URL or an EU act’s CELEX number (for example 32016R0679).",
     badDate: "Type the date as YYYY-MM-DD.",
     blockNotFound: "That part of the law does not exist.",
     badBlocks: "Some of the parts you chose are not in the law.",

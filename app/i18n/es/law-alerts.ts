@@ -26,7 +26,8 @@ export const lawAlerts = {
   wholeLaw: "toda la norma",
   errors: {
     lawNotFound: "No encontramos esa norma. Usa un identificador BOE-A-… o una URL ELI del BOE.",
-    badLawId: "Escribe un identificador BOE-A-… (por ejemplo, BOE-A-2018-16673), una URL ELI del BOE o el número CELEX de un acto de la UE (por ejemplo, 32016R0679).",
+    badLawId:
+      "Escribe un identificador BOE-A-… (por ejemplo, BOE-A-2018-16673), una URL ELI del BOE o el número CELEX de un acto de la UE (por ejemplo, 32016R0679).",
     badDate: "Escribe la fecha como AAAA-MM-DD.",
     blockNotFound: "Esa parte de la norma no existe.",
     badBlocks: "Alguna de las partes que eliges no está en la norma.",

@@ -159,13 +159,9 @@ export const lawTextOperation = defineOperation({
 
 export const followInputSchema = z
   .object({
-    lawId: z
-      .string()
-      .min(1)
-      .max(300)
-      .meta({
-        description: "BOE-A-… id, a BOE ELI URL of a law the platform holds, or an EU act's CELEX number (32016R0679)",
-      }),
+    lawId: z.string().min(1).max(300).meta({
+      description: "BOE-A-… id, a BOE ELI URL of a law the platform holds, or an EU act's CELEX number (32016R0679)",
+    }),
     blockIds: z.array(z.string().min(1).max(60)).max(200).optional(),
     groupId: z
       .string()

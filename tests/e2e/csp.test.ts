@@ -38,6 +38,12 @@ async function visitWithInjection(pathname: string) {
   });
   await page.goto(`${server.url}${pathname}`);
   await page.waitForLoadState("networkidle");
+  // The home pages load their modules once they have painted (app/.server/hydrate-after-paint.ts):
+  // on a busy machine that can come after the network has gone quiet, so wait for it (a policy
+  // that blocked them would keep the page from ever hydrating).
+  await page
+    .waitForFunction(() => "__reactRouterRouteModules" in window, undefined, { timeout: 15_000 })
+    .catch(() => {});
   const result = await page.evaluate(() => ({
     injected: (window as unknown as { __injected?: string }).__injected ?? null,
     // Set by the app's inline breakpoint script before hydration.

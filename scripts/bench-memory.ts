@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { madridDate } from "../app/lib/madrid-date.ts";
 import { startInProcessServer } from "../tests/support/in-process-server.ts";
-import { startReplayProcess } from "../tests/support/replay-process.ts";
+import { ingestedDay, startReplayProcess } from "../tests/support/replay-process.ts";
 import { wrkAvailable } from "./bench-wrk.ts";
 
 const { values: args } = parseArgs({
@@ -131,25 +131,8 @@ const server = await startInProcessServer(
 );
 try {
   report(`app ${dataDir ? "restarted" : "started for the first time"} on ${databaseUrl ? "PostgreSQL" : "PGlite"}`);
-  const started = performance.now();
-  let seen = 0;
-  let quietSince = performance.now();
-  for (;;) {
-    const requests = await replay.log();
-    if (requests.length !== seen) {
-      seen = requests.length;
-      quietSince = performance.now();
-    }
-    const documents = requests.filter((r) => r.path.includes("xml.php")).length;
-    if (documents > 0 && performance.now() - quietSince > 10_000) {
-      report(
-        `${args.day} ingested as today's: ${documents} documents in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-      );
-      break;
-    }
-    if (performance.now() - started > 15 * 60_000) throw new Error("not ingested in 15 minutes");
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  const { documents, seconds } = await ingestedDay(replay);
+  report(`${args.day} ingested as today's: ${documents} documents in ${seconds.toFixed(0)} s`);
   if (wrkAvailable()) {
     const half = Math.max(1, Math.round(Number(args.seconds) / 2));
     for (const [page, language] of [

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { madridDate } from "../app/lib/madrid-date.ts";
-import { type ReplayProcess, startReplayProcess } from "../tests/support/replay-process.ts";
+import { ingestedDay, type ReplayProcess, startReplayProcess } from "../tests/support/replay-process.ts";
 import { projectRoot } from "../tests/support/server.ts";
 import {
   contactFormHiddenFields,
@@ -162,26 +162,10 @@ try {
   }
 
   if (replay) {
-    // Ingested when the replay has had no request for 10 s after serving the day's documents.
-    const started = performance.now();
-    let seen = 0;
-    let quietSince = performance.now();
-    for (;;) {
-      const requests = await replay.log();
-      if (requests.length !== seen) {
-        seen = requests.length;
-        quietSince = performance.now();
-      }
-      const documents = requests.filter((r) => r.path.includes("xml.php")).length;
-      if (documents > 0 && performance.now() - quietSince > 10_000) {
-        const peaks = instances.map((instance, i) => `instance ${i} ${formatBytes(instance.memory.peakBytes)}`);
-        ingestLine = `Ingestion of the recorded day ${ingestDay} first: ${documents} documents fetched in ${((performance.now() - started - 10_000) / 1000).toFixed(0)} s; peak RSS by its end: ${peaks.join(", ")}.`;
-        log(ingestLine);
-        break;
-      }
-      if (performance.now() - started > 15 * 60_000) throw new Error("the recorded day was not ingested in 15 minutes");
-      await sleep(1000);
-    }
+    const { documents, seconds } = await ingestedDay(replay);
+    const peaks = instances.map((instance, i) => `instance ${i} ${formatBytes(instance.memory.peakBytes)}`);
+    ingestLine = `Ingestion of the recorded day ${ingestDay} first: ${documents} documents fetched in ${seconds.toFixed(0)} s; peak RSS by its end: ${peaks.join(", ")}.`;
+    log(ingestLine);
   }
 
   const home = await rawRequest(`${instances[0]!.server.url}/`, { headers: { "accept-language": "es-ES,es" } });

@@ -55,3 +55,29 @@ export async function startReplayProcess(): Promise<ReplayProcess> {
       }),
   };
 }
+
+/**
+ * Resolves once the replay has served a day's documents and then had no request for `quietMs`:
+ * the app's jobs have ingested it. The seconds exclude the quiet wait.
+ */
+export async function ingestedDay(
+  replay: Pick<ReplayProcess, "log">,
+  { quietMs = 10_000, timeoutMs = 15 * 60_000 } = {},
+): Promise<{ documents: number; seconds: number }> {
+  const started = performance.now();
+  let seen = 0;
+  let quietSince = started;
+  for (;;) {
+    const requests = await replay.log();
+    if (requests.length !== seen) {
+      seen = requests.length;
+      quietSince = performance.now();
+    }
+    const documents = requests.filter((r) => r.path.includes("xml.php")).length;
+    if (documents > 0 && performance.now() - quietSince > quietMs)
+      return { documents, seconds: (quietSince - started) / 1000 };
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`the recorded day was not ingested in ${timeoutMs / 60_000} minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}

@@ -1,19 +1,11 @@
 import { Form } from "react-router";
+import type { TocEntry } from "../../../.server/laws/page";
 import type { Locale } from "../../../i18n/locales";
 import { fill } from "../messages";
 import { formatLawDate, type LawsMessages } from "./messages";
 
-export interface TocBlock {
-  blockId: string;
-  anchor: string;
-  title: string;
-  heading: boolean;
-  depth: number;
-  latestDate: string;
-  expiresOn: string | null;
-  /** The part of the text that holds it (long laws are read a part at a time). */
-  part?: number;
-}
+/** An entry of the contents (the law page's, whose `part` says which part of the text holds it). */
+export type TocBlock = Omit<TocEntry, "part"> & { part?: number };
 
 export interface FollowItem {
   id: string;

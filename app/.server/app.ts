@@ -24,6 +24,8 @@ export interface AppOptions {
   build?: () => Promise<ServerBuild>;
   /** Keep PGlite in memory instead of DATA_DIR/db (tests). */
   inMemory?: boolean;
+  /** The recorded sample's folder (default: the fixtures); tests of the loading flow use a smaller one. */
+  sampleRoot?: string;
 }
 
 /** Who sent the request, as the process saw the socket (and trusted proxies). */
@@ -49,6 +51,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const services = await createServices(config, log, {
     migrationsDir: path.join(options.rootDir, "drizzle"),
     ...(options.inMemory ? { inMemory: true } : {}),
+    ...(options.sampleRoot ? { sampleRoot: options.sampleRoot } : {}),
   });
   const handler = createRequestHandler(
     options.build ?? (() => Promise.resolve(productionBuild as unknown as ServerBuild)),

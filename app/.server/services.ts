@@ -36,6 +36,8 @@ export interface ServiceOptions {
   inMemory?: boolean;
   /** Poll interval of the outbox worker. */
   pollMs?: number;
+  /** The recorded sample's folder (default: the fixtures); tests of the loading flow use a smaller one. */
+  sampleRoot?: string;
 }
 
 export interface Services {
@@ -126,7 +128,13 @@ export async function createServices(config: Config, log: Logger, options: Servi
       })
     : undefined;
   // The bundled recorded sample, loaded in the background on an admin's request (setup, Sources page).
-  const sample = createSampleLoader({ database, log, classify: (doc) => classify(doc), onDocument: documentStored });
+  const sample = createSampleLoader({
+    database,
+    log,
+    classify: (doc) => classify(doc),
+    onDocument: documentStored,
+    ...(options.sampleRoot ? { root: options.sampleRoot } : {}),
+  });
   // --- end sources ---
   let contacts: ContactService | undefined;
   // --- audit trail and REST API (issue 10, branch audit) ---

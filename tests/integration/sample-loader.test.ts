@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
 import { createSampleLoader } from "../../app/.server/sources/sample.ts";
 import { openMigratedDatabase } from "../support/platform-db.ts";
+import { type SampleRoot, sampleRootOf } from "../support/sample-root.ts";
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const sampleCount = async (database: Database) =>
@@ -15,22 +16,26 @@ const sampleCount = async (database: Database) =>
 
 describe("sample loader", () => {
   let database: Database;
+  // Two recorded days (55 and 132 documents) and the EU acts: the loader's behaviour, not the data's.
+  let sample: SampleRoot;
 
   beforeAll(async () => {
     database = await openMigratedDatabase();
+    sample = sampleRootOf(["20181206", "20260408"]);
   });
   afterAll(async () => {
     await database?.close();
+    sample?.remove();
   });
 
   it("stops at shutdown after a day, is then not loaded, and a later load finishes once", async () => {
-    const first = createSampleLoader({ database, log: silent });
+    const first = createSampleLoader({ database, log: silent, root: sample.root });
     expect(await first.status()).toBe("none");
     expect(await first.start()).toBe(true);
     expect(await first.start()).toBe(false);
     expect(await first.status()).toBe("loading");
     // Another instance sees the claim and does not load too.
-    const other = createSampleLoader({ database, log: silent });
+    const other = createSampleLoader({ database, log: silent, root: sample.root });
     expect(await other.status()).toBe("loading");
     expect(await other.start()).toBe(false);
     // Shutdown once the first day's documents are in.
@@ -43,7 +48,7 @@ describe("sample loader", () => {
     // A load cut short is not "loaded" (even with some documents stored): it can be started again.
     const partial = await sampleCount(database);
     expect(partial).toBeGreaterThan(0);
-    const second = createSampleLoader({ database, log: silent });
+    const second = createSampleLoader({ database, log: silent, root: sample.root });
     expect(await second.status()).toBe("none");
     expect(await second.start()).toBe(true);
     const deadline = Date.now() + 240_000;

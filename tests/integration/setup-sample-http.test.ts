@@ -15,6 +15,7 @@ import { sampleDays } from "../../app/.server/sources/sample.ts";
 import { htmlProblems } from "../support/html-validator.ts";
 import { httpClient, httpPassword, setupOwnerOverHttp } from "../support/http-session.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
+import { type SampleRoot, sampleRootOf } from "../support/sample-root.ts";
 
 type Server = Awaited<ReturnType<typeof startInProcessServer>>;
 
@@ -110,13 +111,17 @@ describe("sample data from the setup page", () => {
 describe("sample data without the box, then from the Sources page", () => {
   let server: Server;
   let ana: Awaited<ReturnType<typeof setupOwnerOverHttp>>;
+  // The flow, on one recorded day and the EU acts (the whole sample is loaded above).
+  let sample: SampleRoot;
 
   beforeAll(async () => {
-    server = await startInProcessServer();
+    sample = sampleRootOf(["20181206"]);
+    server = await startInProcessServer({}, { sampleRoot: sample.root });
     ana = await setupOwnerOverHttp(server.url, server.dataDir);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
+    sample?.remove();
   });
 
   it("loads nothing at setup and the Sources page offers the load", async () => {

@@ -19,6 +19,8 @@ export async function startInProcessServer(
     inMemory?: boolean;
     /** Reuse the owner's data directory (a second instance on the same PostgreSQL). */
     dataDir?: string;
+    /** The sample the admin can load (default: every recorded day and act). */
+    sampleRoot?: string;
   } = {},
 ) {
   const appModule = (await import(
@@ -42,6 +44,7 @@ export async function startInProcessServer(
   const app = await appModule.createApp(config, log, {
     rootDir: projectRoot,
     ...(options.inMemory === false ? {} : { inMemory: true }),
+    ...(options.sampleRoot ? { sampleRoot: options.sampleRoot } : {}),
   });
   await app.start();
   let shuttingDown = false;

@@ -6,7 +6,7 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { requestContext, servicesContext } from "./.server/context";
 import { contentSecurityPolicy } from "./.server/csp";
-import { hydrateAfterPaint } from "./.server/hydrate-after-paint";
+import { hydrateOnInteraction } from "./.server/hydrate-on-interaction";
 import { NonceContext } from "./lib/nonce";
 import type { RouteHandle } from "./lib/route-handle";
 
@@ -37,11 +37,13 @@ export default function handleRequest(
     contentSecurityPolicy(nonce, { https: config.siteUrl.startsWith("https:"), dev: config.env === "development" }),
   );
 
-  // Pages that ask for it load their modules once they have painted (app/.server/hydrate-after-paint.ts).
+  // Pages that ask for it load their modules on the visitor's first interaction
+  // (app/.server/hydrate-on-interaction.ts); their error views (a 404, a 405) hydrate as any page does.
   const deepest = routerContext.staticHandlerContext.matches.at(-1);
-  const afterPaint =
+  const onInteraction =
+    responseStatusCode < 400 &&
     deepest !== undefined &&
-    (routerContext.routeModules[deepest.route.id]?.handle as RouteHandle | undefined)?.hydrateAfterPaint === true;
+    (routerContext.routeModules[deepest.route.id]?.handle as RouteHandle | undefined)?.hydrateOnInteraction === true;
 
   // No HEAD branch: the server turns a HEAD into a GET and sends the headers alone, so a
   // HEAD can never leave an empty page where a GET will find it (server/site-server.ts).
@@ -73,12 +75,12 @@ export default function handleRequest(
         });
         // The server buffers the page anyway: rewriting it whole costs one copy.
         resolve(
-          afterPaint
+          onInteraction
             ? response
                 .text()
                 .then(
                   (html) =>
-                    new Response(hydrateAfterPaint(html), { headers: responseHeaders, status: responseStatusCode }),
+                    new Response(hydrateOnInteraction(html), { headers: responseHeaders, status: responseStatusCode }),
                 )
             : response,
         );

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -16,7 +16,7 @@ import { layouts } from "./components/layout/layouts";
 import { breakpointScript } from "./lib/breakpoints";
 import { colorModeScript } from "./lib/color-mode";
 import { useNonce } from "./lib/nonce";
-import { langFromMatches, layoutFromMatches } from "./lib/route-handle";
+import { hydratedEvent, langFromMatches, layoutFromMatches } from "./lib/route-handle";
 import "./styles/app.scss";
 
 /** Public settings the browser may see: an explicit whitelist. */
@@ -34,6 +34,12 @@ export function useRootData(): RootData | undefined {
 export function Layout({ children }: { children: ReactNode }) {
   const lang = langFromMatches(useMatches());
   const nonce = useNonce();
+  // Hydrated: the last of the first effects. A page that hydrates on interaction hands what its
+  // loader did before over to React then (app/.server/hydrate-on-interaction.ts); tests wait for it.
+  useEffect(() => {
+    document.documentElement.setAttribute("data-hydrated", "");
+    document.dispatchEvent(new Event(hydratedEvent));
+  }, []);
   return (
     // The inline scripts add attributes and classes before React hydrates: not mismatches to report.
     <html lang={lang} suppressHydrationWarning>

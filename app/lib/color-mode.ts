@@ -1,5 +1,5 @@
 /** Light and dark colour modes: the visitor's choice, remembered with storageItem, else prefers-color-scheme. */
-import { storageItem } from "./storage.ts";
+import { defaultMaxAge, storageItem } from "./storage.ts";
 
 export type ColorMode = "light" | "dark";
 
@@ -28,3 +28,14 @@ export function applyColorMode(mode: ColorMode): void {
  * the same entry format as storage.ts: an unexpired {value, expiresAt}.
  */
 export const colorModeScript = `(function(){var d=document.documentElement,m;d.classList.add("js");try{var r=localStorage.getItem(${JSON.stringify(`site:${colorModeKey}`)});if(r){var e=JSON.parse(r);if(e&&typeof e.expiresAt==="number"&&e.expiresAt>Date.now()&&(e.value==="light"||e.value==="dark"))m=e.value}}catch(x){}if(!m)m=window.matchMedia&&window.matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";d.setAttribute("data-bs-theme",m)})();`;
+
+/** The toggle button's class: app/components/layout/color-mode-toggle.tsx, and the pre-hydration handler below. */
+export const colorModeToggleClass = "color-mode-toggle";
+
+/**
+ * Source of a plain ES5 function(button) doing what useColorMode's toggle does, for a click that
+ * comes before React has hydrated the page (app/.server/hydrate-on-interaction.ts): the other
+ * mode is remembered (storage.ts's entry, its default maximum age) and applied, and the button
+ * shows it pressed or not. React reads the mode from data-bs-theme once it hydrates.
+ */
+export const flipColorModeFunction = `function(b){var d=document.documentElement,c=d.getAttribute("data-bs-theme"),m=(c==="light"||c==="dark"?c:window.matchMedia&&window.matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light")==="dark"?"light":"dark";try{localStorage.setItem(${JSON.stringify(`site:${colorModeKey}`)},JSON.stringify({value:m,expiresAt:Date.now()+${defaultMaxAge * 1000}}))}catch(x){}d.setAttribute("data-bs-theme",m);if(b)b.setAttribute("aria-pressed",m==="dark"?"true":"false")}`;

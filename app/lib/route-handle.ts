@@ -9,9 +9,15 @@ export interface RouteHandle {
   layout?: LayoutName;
   /** The page's language is its loader's `locale` (the platform: the signed-in user's preference). */
   langFromData?: boolean;
-  /** Load the page's JavaScript only once it has painted (app/.server/hydrate-after-paint.ts): for pages readable without it. */
-  hydrateAfterPaint?: boolean;
+  /**
+   * Load and run the page's JavaScript only on the visitor's first interaction
+   * (app/.server/hydrate-on-interaction.ts): for pages whose server render is usable without it.
+   */
+  hydrateOnInteraction?: boolean;
 }
+
+/** Dispatched on document once React has hydrated the page (app/root.tsx). */
+export const hydratedEvent = "app:hydrated";
 
 function handleOf(match: UIMatch | undefined): RouteHandle {
   return (match?.handle ?? {}) as RouteHandle;

@@ -15,8 +15,11 @@ import type { RouteHandle } from "../lib/route-handle";
 import { pagePath, resolveLang } from "../lib/site";
 import type { Route } from "./+types/home";
 
-/** Server-rendered whole, readable and usable before hydration: its JavaScript waits for the first paint (LCP). */
-export const handle: RouteHandle = { hydrateAfterPaint: true };
+/**
+ * Server-rendered whole, readable and usable without JavaScript: its modules are fetched and run
+ * only on the visitor's first interaction (decision 0116).
+ */
+export const handle: RouteHandle = { hydrateOnInteraction: true };
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;

@@ -48,6 +48,9 @@ describe("accessibility", () => {
       });
       await page.goto(`${f.server.url}${path}`);
       await page.waitForLoadState("networkidle");
+      // The home pages hydrate on a first interaction (decision 0116): the page's own messages need it.
+      await page.keyboard.press("Shift");
+      await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
       await scrollThrough(page);
       await page.locator('#contact button[type="submit"]').click();
       // Every required field shows its message under it.

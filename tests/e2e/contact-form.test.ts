@@ -62,6 +62,9 @@ function unexpected(errors: string[], allow: RegExp[] = []): string[] {
   );
 }
 
+/** The home pages hydrate on a first interaction (decision 0116): a key press that changes nothing. */
+const startHydration = (page: Page) => page.keyboard.press("Shift");
+
 /** The time trap wants a person's pace: at least 2 s between render and submit. */
 const humanPause = () => new Promise((resolve) => setTimeout(resolve, 2100));
 
@@ -92,6 +95,7 @@ for (const lang of ["es", "en"] as const) {
       watched = await openPage(browser, { locale: t.locale });
       const { page } = watched;
       await page.goto(`${server.url}${t.path}#contact`);
+      await startHydration(page);
       await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
       await page.locator("#contact").getByLabel(t.email).fill("not-an-email");
       await page.getByRole("button", { name: t.submit }).click();
@@ -107,6 +111,7 @@ for (const lang of ["es", "en"] as const) {
     it("sends, shows the success toast and resets the form", async () => {
       const { page } = watched;
       await page.reload();
+      await startHydration(page);
       await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
       const before = sink.messages.length;
       await fill(page, t, { name: `Ana ${lang}`, email: "ana@example.com" });
@@ -123,6 +128,7 @@ for (const lang of ["es", "en"] as const) {
       try {
         const { page } = other;
         await page.goto(`${limited.url}${t.path}#contact`);
+        await startHydration(page);
         await page.waitForFunction(
           () => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate,
         );
@@ -150,6 +156,26 @@ for (const lang of ["es", "en"] as const) {
         expect(unexpected(other.errors, [/status of 429/])).toEqual([]);
       } finally {
         await other.close();
+      }
+    });
+  });
+
+  describe(`contact form (${lang}) before the page has hydrated`, () => {
+    it("posts as without JavaScript, follows the 303 and shows the success message", async () => {
+      const watchedPage = await openPage(browser, { locale: t.locale });
+      try {
+        const { page } = watchedPage;
+        // The first interaction starts the modules (decision 0116): held back, the page stays as served.
+        await page.route(/\/assets\/[^?]*\.js(\?.*)?$/, () => {});
+        await page.goto(`${server.url}${t.path}`);
+        await fill(page, t, { name: "Antes", email: "before@example.com" });
+        await humanPause();
+        await page.getByRole("button", { name: t.submit }).click();
+        await page.waitForURL(/contact=sent/);
+        expect(new URL(page.url()).pathname).toBe(t.path);
+        expect(await page.getByRole("status").textContent()).toContain(t.sent);
+      } finally {
+        await watchedPage.close();
       }
     });
   });

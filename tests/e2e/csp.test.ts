@@ -38,9 +38,10 @@ async function visitWithInjection(pathname: string) {
   });
   await page.goto(`${server.url}${pathname}`);
   await page.waitForLoadState("networkidle");
-  // The home pages load their modules once they have painted (app/.server/hydrate-after-paint.ts):
-  // on a busy machine that can come after the network has gone quiet, so wait for it (a policy
-  // that blocked them would keep the page from ever hydrating).
+  // The home pages load their modules on a first interaction (app/.server/hydrate-on-interaction.ts):
+  // a key press, then wait for them (a policy that blocked them would keep the page from ever
+  // hydrating).
+  await page.keyboard.press("Shift");
   await page
     .waitForFunction(() => "__reactRouterRouteModules" in window, undefined, { timeout: 15_000 })
     .catch(() => {});

@@ -103,6 +103,8 @@ describe("in Chromium", () => {
   it("hydrates the server-rendered page without errors", async () => {
     const { page, errors, close } = await openPage(browser, { locale: "es-ES" });
     await page.goto(`${server.url}/`);
+    // The home page hydrates on a first interaction (decision 0116).
+    await page.keyboard.press("Shift");
     await page.waitForFunction(() => "__reactRouterRouteModules" in window);
     expect(await page.locator("h1").count()).toBe(1);
     expect(errors).toEqual([]);
@@ -122,6 +124,8 @@ describe("client start", () => {
       });
     });
     await page.goto(`${server.url}/en`);
+    // The home page starts its modules on a first interaction (decision 0116).
+    await page.keyboard.press("Shift");
     // Waits for the condition, not a fixed time: a busy machine mounts later.
     await expect
       .poll(() => errors.some((message) => message.startsWith("Error while mounting the app:")), { timeout: 15_000 })

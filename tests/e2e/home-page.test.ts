@@ -1,8 +1,45 @@
+import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { openPage } from "../support/browser.ts";
 import { setupServerAndBrowser } from "../support/home-fixtures.ts";
 
 const f = setupServerAndBrowser();
+
+/** The home pages hydrate on a first interaction (decision 0116): waits until React has (app/root.tsx). */
+async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"), undefined, {
+    timeout: 15_000,
+  });
+}
+
+/** A first interaction that changes nothing on the page, then hydration. */
+async function interactAndHydrate(page: Page): Promise<void> {
+  await page.keyboard.press("Shift");
+  await waitForHydration(page);
+}
+
+/** What of the app's JavaScript has started. */
+function notStarted(page: Page) {
+  return page.evaluate(() => ({
+    modules: document.querySelectorAll('script[type="module"]').length,
+    preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+    routeModules: "__reactRouterRouteModules" in window,
+    hydrated: document.documentElement.hasAttribute("data-hydrated"),
+  }));
+}
+
+/** Holds the app's modules on their way until release() (the page stays as before hydration until then). */
+async function holdModules(page: Page): Promise<() => void> {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/[^?]*\.js(\?.*)?$/, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return release;
+}
 
 describe("home page", () => {
   test("sections come in order with their ids, one h1, lang set", async () => {
@@ -58,6 +95,7 @@ describe("home page", () => {
       viewport: { width: 1440, height: 900 },
     });
     await page.goto(`${f.server.url}/`);
+    await interactAndHydrate(page);
     const nav = page.getByRole("navigation", { name: "Navegación principal" });
     const architecture = nav.getByRole("link", { name: "Arquitectura y tecnología" });
     await expect(architecture.getAttribute("aria-current")).resolves.toBeNull();
@@ -98,20 +136,159 @@ describe("home page", () => {
     await close();
   });
 
-  test("asks for its JavaScript only after the first paint, then hydrates (es and en)", async () => {
+  test("fetches and runs no module until a first interaction, then hydrates (es and en)", async () => {
     for (const path of ["/", "/en"]) {
       // Served: no module preload in the page, the module script inert, a loader after it.
       const html = await (await fetch(`${f.server.url}${path}`)).text();
       expect(html).not.toMatch(/<link rel="modulepreload"/);
       expect(html).toMatch(/<script nonce="[^"]*" type="text\/x-deferred-module" id="rr-deferred-module"/);
-      // In the browser: the preloads are added once the page has painted, and React Router takes over.
       const { page, errors, close } = await openPage(f.browser, { locale: "es-ES", colorScheme: "light" });
+      const scripts: string[] = [];
+      page.on("request", (request) => {
+        if (request.resourceType() === "script" || /\.js$/.test(new URL(request.url()).pathname))
+          scripts.push(request.url());
+      });
       await page.goto(`${f.server.url}${path}`);
-      await expect.poll(() => page.locator('link[rel="modulepreload"]').count()).toBeGreaterThan(3);
-      await expect.poll(() => page.evaluate(() => "__reactRouterDataRouter" in window), { timeout: 15_000 }).toBe(true);
+      await page.waitForLoadState("networkidle");
+      // Some more time without input: still nothing.
+      await page.waitForTimeout(1000);
+      expect(scripts).toEqual([]);
+      await expect(notStarted(page)).resolves.toEqual({
+        modules: 0,
+        preloads: 0,
+        routeModules: false,
+        hydrated: false,
+      });
+      // A keyboard user's first Tab: the page hydrates, and the focus stays where the Tab put it.
+      await page.keyboard.press("Tab");
+      await waitForHydration(page);
+      expect(scripts.length).toBeGreaterThan(3);
+      await expect(page.evaluate(() => document.activeElement?.className)).resolves.toContain("skip-link");
+      await page.keyboard.press("Tab");
+      await expect(page.evaluate(() => document.activeElement?.className)).resolves.toContain("navbar-brand");
       expect(errors).toEqual([]);
       await close();
     }
+  });
+
+  test("a click on the colour toggle before hydration switches the mode, and hydrates the page", async () => {
+    const { page, errors, close } = await openPage(f.browser, {
+      locale: "es-ES",
+      viewport: { width: 1440, height: 900 },
+      colorScheme: "light",
+    });
+    const release = await holdModules(page);
+    await page.goto(`${f.server.url}/`);
+    await page.waitForLoadState("load");
+    const toggle = page.getByRole("button", { name: "Modo oscuro" });
+    await toggle.click();
+    // Switched at once, while the modules are still on their way.
+    expect(await page.getAttribute("html", "data-bs-theme")).toBe("dark");
+    await expect(toggle.getAttribute("aria-pressed")).resolves.toBe("true");
+    expect((await notStarted(page)).hydrated).toBe(false);
+    release();
+    await waitForHydration(page);
+    // React took the mode over from the page: one more click is React's, and switches back.
+    expect(await page.getAttribute("html", "data-bs-theme")).toBe("dark");
+    await expect(toggle.getAttribute("aria-pressed")).resolves.toBe("true");
+    expect(await toggle.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);
+    await toggle.click();
+    expect(await page.getAttribute("html", "data-bs-theme")).toBe("light");
+    await expect(toggle.getAttribute("aria-pressed")).resolves.toBe("false");
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("site:color-mode") ?? "null"));
+    expect(stored.value).toBe("light");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  test("the small-screen menu opened before hydration stays open once React takes it over", async () => {
+    const { page, errors, close } = await openPage(f.browser, {
+      locale: "es-ES",
+      viewport: { width: 390, height: 844 },
+    });
+    const release = await holdModules(page);
+    await page.goto(`${f.server.url}/`);
+    await page.waitForLoadState("load");
+    const toggle = page.getByRole("button", { name: "Abrir o cerrar el menú" });
+    const contact = page.getByRole("link", { name: "Contacto", exact: true });
+    await toggle.click();
+    await contact.waitFor({ state: "visible" });
+    await expect(toggle.getAttribute("aria-expanded")).resolves.toBe("true");
+    // Escape closes it before hydration too, and the focus goes back to the toggle.
+    await page.keyboard.press("Escape");
+    await contact.waitFor({ state: "hidden" });
+    await expect(toggle.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await toggle.click();
+    await contact.waitFor({ state: "visible" });
+    expect((await notStarted(page)).hydrated).toBe(false);
+    release();
+    await waitForHydration(page);
+    await expect(contact.isVisible()).resolves.toBe(true);
+    await expect(toggle.getAttribute("aria-expanded")).resolves.toBe("true");
+    // React's now: Escape closes it, one click opens it again.
+    await page.keyboard.press("Escape");
+    await contact.waitFor({ state: "hidden" });
+    await expect(toggle.getAttribute("aria-expanded")).resolves.toBe("false");
+    await toggle.click();
+    await contact.waitFor({ state: "visible" });
+    await expect(toggle.getAttribute("aria-expanded")).resolves.toBe("true");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  test("what is typed in the contact form before hydration is kept", async () => {
+    const { page, errors, close } = await openPage(f.browser, {
+      locale: "es-ES",
+      viewport: { width: 1440, height: 900 },
+    });
+    const release = await holdModules(page);
+    await page.goto(`${f.server.url}/#contact`);
+    await page.waitForLoadState("load");
+    const name = page.locator("#contact-name");
+    await name.click();
+    await page.keyboard.type("Ana");
+    expect((await notStarted(page)).hydrated).toBe(false);
+    release();
+    await waitForHydration(page);
+    await expect(name.inputValue()).resolves.toBe("Ana");
+    await expect(name.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.type(" Belén");
+    await expect(name.inputValue()).resolves.toBe("Ana Belén");
+    // The page's own validation has taken over from the browser's.
+    await expect(
+      page.evaluate(() => (document.getElementById("contact-form") as HTMLFormElement).noValidate),
+    ).resolves.toBe(true);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  // React Router restores a saved position on navigations only, not on hydrating: a reader who has
+  // scrolled since the reload restored it stays where they are when the page hydrates.
+  test("a reader who scrolled after a restored scroll position is not pulled back to it on hydration", async () => {
+    const { page, errors, close } = await openPage(f.browser, {
+      locale: "es-ES",
+      viewport: { width: 1440, height: 900 },
+    });
+    await page.goto(`${f.server.url}/`);
+    await page.keyboard.press("Shift");
+    await waitForHydration(page);
+    await page.evaluate(() => window.scrollTo({ top: 1500, behavior: "instant" }));
+    // A hydrated page saves its position as it goes; the reload restores it.
+    await page.reload();
+    await page.waitForLoadState("load");
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(1500);
+    expect((await notStarted(page)).hydrated).toBe(false);
+    const release = await holdModules(page);
+    await page.mouse.move(700, 500);
+    await page.mouse.wheel(0, 800);
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBeGreaterThan(2000);
+    const scrolled = await page.evaluate(() => Math.round(window.scrollY));
+    release();
+    await waitForHydration(page);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => Math.round(window.scrollY))).toBe(scrolled);
+    expect(errors).toEqual([]);
+    await close();
   });
 
   test("the code sample is highlighted on the server, with both themes and no highlighter in the browser", async () => {
@@ -120,7 +297,7 @@ describe("home page", () => {
     expect(html).toContain('class="shiki shiki-themes snazzy-light min-dark"');
     expect(html).toContain("--shiki-dark:");
     expect(html).toContain("curl");
-    // The modules are listed in data-modulepreload once the page hydrates after its first paint.
+    // The modules are listed in data-modulepreload until the page hydrates on a first interaction.
     const deferred = /data-modulepreload="([^"]+)"/.exec(html)?.[1]?.split(" ") ?? [];
     const scripts = [
       ...[...html.matchAll(/src="(\/assets\/[^"]+\.js)"|href="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? m[2]),
@@ -171,6 +348,7 @@ describe("breakpoint classes on <body>", () => {
     await page.waitForFunction(() => document.body.classList.contains("bp-xl"));
     const classes = bpClasses((await page.getAttribute("body", "class")) ?? "");
     expect(classes).toEqual(want("xl", ["xs-up", "sm-up", "md-up", "lg-up", "xl-up", "xxl-down"]));
+    await interactAndHydrate(page);
     await page.setViewportSize({ width: 700, height: 800 });
     await page.waitForFunction(() => document.body.classList.contains("bp-sm"));
     expect(bpClasses((await page.getAttribute("body", "class")) ?? "")).toEqual(
@@ -192,6 +370,7 @@ describe("colour mode", () => {
     expect(await page.getAttribute("html", "data-bs-theme")).toBe("dark");
     const toggle = page.getByRole("button", { name: "Modo oscuro" });
     // aria-pressed appears once the page is hydrated.
+    await interactAndHydrate(page);
     await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
     await toggle.click();
     expect(await page.getAttribute("html", "data-bs-theme")).toBe("light");
@@ -200,6 +379,7 @@ describe("colour mode", () => {
     expect(background).toBe("rgb(255, 255, 255)");
     await page.reload();
     expect(await page.getAttribute("html", "data-bs-theme")).toBe("light");
+    await interactAndHydrate(page);
     await expect
       .poll(() => page.getByRole("button", { name: "Modo oscuro" }).getAttribute("aria-pressed"))
       .toBe("false");
@@ -252,6 +432,7 @@ describe("without JavaScript", () => {
       viewport: { width: 1440, height: 900 },
     });
     await page.goto(`${f.server.url}/`);
+    await interactAndHydrate(page);
     await page.waitForFunction(() => document.documentElement.classList.contains("reveal-ready"));
     const banking = page.locator("#use-cases [data-reveal]").first();
     await expect(banking.evaluate((el) => getComputedStyle(el).opacity)).resolves.toBe("0");
@@ -271,6 +452,7 @@ describe("without JavaScript", () => {
     });
     await page.goto(`${f.server.url}/`);
     await page.waitForLoadState("networkidle");
+    await interactAndHydrate(page);
     const banking = page.locator("#use-cases [data-reveal]").first();
     await expect(banking.evaluate((el) => getComputedStyle(el).opacity)).resolves.toBe("1");
     await close();

@@ -16,6 +16,9 @@ describe("sticky menu with the section in view", () => {
     const { page, errors, close } = await openPage(f.browser, { locale, viewport: { width, height: 800 } });
     await page.goto(`${f.server.url}${path}`);
     await page.waitForLoadState("networkidle");
+    // The home pages hydrate on a first interaction (decision 0116): the menu marks sections once they have.
+    await page.keyboard.press("Shift");
+    await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
     for (const [id] of menuSections) {
       // Scroll as a reader would, to the start of the section (anchors land below the header).
       await page.evaluate((sectionId) => {

@@ -1,8 +1,10 @@
 /**
  * The demo request form. Without JavaScript it posts form-encoded to /mail/send and the page
- * shows the outcome after a 303. With it, the shared schema (app/lib/contact-schema.ts, loaded on
- * first interaction) validates in the browser and the request goes as JSON through the site's
- * HTTP client. Why not Conform's useForm here: docs/decisions/0020-client-validation.md.
+ * shows the outcome after a 303; so it does before the home page has hydrated (on the visitor's
+ * first interaction, decision 0116), and what is typed before then is kept (uncontrolled fields).
+ * With it, the shared schema (app/lib/contact-schema.ts, loaded on first interaction with the
+ * form) validates in the browser and the request goes as JSON through the site's HTTP client.
+ * Why not Conform's useForm here: docs/decisions/0020-client-validation.md.
  */
 
 import { type FocusEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
@@ -105,7 +107,12 @@ export function ContactForm({
   const [toast, setToast] = useState<ToastState>(undefined);
   // Once the script runs, the page's own messages replace the browser's validation bubbles.
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+    // The home page hydrates on a first interaction: a visitor who started typing before that
+    // is already in the form, and its focus event came before React listened.
+    if (formRef.current?.contains(document.activeElement)) void loadValidator().catch(() => {});
+  }, []);
 
   function currentValues(): Record<string, string> {
     const body: Record<string, string> = {};

@@ -36,6 +36,7 @@ export const colorModeToggleClass = "color-mode-toggle";
  * Source of a plain ES5 function(button) doing what useColorMode's toggle does, for a click that
  * comes before React has hydrated the page (app/.server/hydrate-on-interaction.ts): the other
  * mode is remembered (storage.ts's entry, its default maximum age) and applied, and the button
- * shows it pressed or not. React reads the mode from data-bs-theme once it hydrates.
+ * shows it pressed or not. The current mode is the one colorModeScript set on <html> before the
+ * first paint. React reads the mode from data-bs-theme once it hydrates.
  */
-export const flipColorModeFunction = `function(b){var d=document.documentElement,c=d.getAttribute("data-bs-theme"),m=(c==="light"||c==="dark"?c:window.matchMedia&&window.matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light")==="dark"?"light":"dark";try{localStorage.setItem(${JSON.stringify(`site:${colorModeKey}`)},JSON.stringify({value:m,expiresAt:Date.now()+${defaultMaxAge * 1000}}))}catch(x){}d.setAttribute("data-bs-theme",m);if(b)b.setAttribute("aria-pressed",m==="dark"?"true":"false")}`;
+export const flipColorModeFunction = `function(b){var d=document.documentElement,m=d.getAttribute("data-bs-theme")==="dark"?"light":"dark";try{localStorage.setItem(${JSON.stringify(`site:${colorModeKey}`)},JSON.stringify({value:m,expiresAt:Date.now()+${defaultMaxAge * 1000}}))}catch(x){}d.setAttribute("data-bs-theme",m);if(b)b.setAttribute("aria-pressed",m==="dark"?"true":"false")}`;

@@ -305,10 +305,7 @@ export async function searchDocuments(database: Database, params: SearchParams):
   // Relevance over every match: the text's weight (title A, department/epigraph/labels B, body C)
   // in either language, normalised by length so long texts do not win by size alone, plus 1 for
   // a document of an area the query names (they come first).
-  const boost =
-    q && terms && terms.areas.length > 0
-      ? sql`case when ${namedAreas(terms.areas, params.organizationId)} then 1 else 0 end`
-      : sql`0`;
+  const boost = named ? sql`case when ${named} then 1 else 0 end` : sql`0`;
   const rank =
     q && terms
       ? sql`(greatest(ts_rank(d.search_es, ${terms.es}, 1), ts_rank(d.search_en, ${terms.en}, 1)) + ${boost})`

@@ -4,13 +4,32 @@
  * (e.g. services.alerts.matchNow) directly. Needs `npm run build`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as AppModule from "../../app/.server/app.ts";
 import { createSiteServer } from "../../server/site-server.ts";
 import { projectRoot } from "./server.ts";
+
+/**
+ * A port under Linux's ephemeral range (32768 and up), where the kernel never hands out the
+ * local end of outgoing connections (the browser's, the database's): a random pick there once
+ * collided with one (EADDRINUSE). Checked free by binding it; another test's pick can still
+ * race it, one chance in ~20,000.
+ */
+async function unusedPortBelowEphemeral(): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const port = 12_000 + Math.floor(Math.random() * 20_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+    if (attempt > 50) throw new Error("no free port found under 32768");
+  }
+}
 
 export async function startInProcessServer(
   env: Record<string, string> = {},
@@ -28,8 +47,8 @@ export async function startInProcessServer(
   )) as typeof AppModule;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "alerts-http-"));
   const log = appModule.createLogger("silent");
-  // The port is only known after listen(): SITE_URL names the loopback origin the tests use.
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  // SITE_URL names the loopback origin the tests use, so the port is chosen before the app exists.
+  const port = await unusedPortBelowEphemeral();
   const url = `http://127.0.0.1:${port}`;
   const config = appModule.loadConfig({
     NODE_ENV: "test",

@@ -2,7 +2,7 @@
  * A smaller recorded sample for the tests of the loading flow (start, progress, shutdown, audit):
  * the fixtures' folders linked as they are, with an expected.json that lists only some BOE days.
  * The sample loader ingests the days listed there and every recorded EU act. The whole sample is
- * loaded by ingest-sample.test.ts and by the first setup test.
+ * loaded by ingest-sample.test.ts.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -13,9 +13,35 @@ interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-const cases = ["/", "/en", "/aviso-legal", "/app/login"].flatMap((path) =>
-  (["light", "dark"] as const).map((colorScheme) => ({ path, colorScheme })),
-);
+/**
+ * Each page is opened once, in the mode its system preference gives, audited, then switched to
+ * the other mode as the colour toggle does (`data-bs-theme` on <html>) and audited again: the
+ * pages below start in dark, the form cases in light, so both modes are reached both ways.
+ */
+const cases = ["/", "/en", "/aviso-legal", "/app/login"].map((path) => ({
+  path,
+  colorScheme: "dark" as const,
+  then: "light" as const,
+}));
+
+/** The other colour mode, as the toggle sets it, with any colour transition run to its end. */
+async function switchColorMode(page: Page, mode: "light" | "dark"): Promise<void> {
+  const backgrounds = await page.evaluate((next) => {
+    const before = getComputedStyle(document.body).backgroundColor;
+    document.documentElement.setAttribute("data-bs-theme", next);
+    for (const animation of document.getAnimations()) {
+      try {
+        animation.finish();
+      } catch {
+        // An endless animation cannot finish; it changes no colour the audit reads.
+      }
+    }
+    return [before, getComputedStyle(document.body).backgroundColor];
+  }, mode);
+  // The other mode's styles did apply.
+  expect(backgrounds[1], `background in ${mode}`).not.toBe(backgrounds[0]);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
 
 /** axe's WCAG rules on the page as it is now. */
 async function axeViolations(page: Page): Promise<AxeViolation[]> {
@@ -33,14 +59,12 @@ async function axeViolations(page: Page): Promise<AxeViolation[]> {
   })) as AxeViolation[];
 }
 
-const formCases = ["/", "/en"].flatMap((path) =>
-  (["light", "dark"] as const).map((colorScheme) => ({ path, colorScheme })),
-);
+const formCases = ["/", "/en"].map((path) => ({ path, colorScheme: "light" as const, then: "dark" as const }));
 
 describe("accessibility", () => {
   test.each(formCases)(
-    "$path in $colorScheme mode has no axe violations after an empty submit of the contact form",
-    async ({ path, colorScheme }) => {
+    "$path in $colorScheme mode, then $then, has no axe violations after an empty submit of the contact form",
+    async ({ path, colorScheme, then }) => {
       const { page, errors, close } = await openPage(f.browser, {
         locale: path.startsWith("/en") ? "en-GB" : "es-ES",
         viewport: { width: 1280, height: 900 },
@@ -61,12 +85,15 @@ describe("accessibility", () => {
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
       const violations = await axeViolations(page);
       expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+      await switchColorMode(page, then);
+      const switched = await axeViolations(page);
+      expect(switched, `${then}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
       expect(errors).toEqual([]);
       await close();
     },
   );
 
-  test.each(cases)("$path in $colorScheme mode has no axe violations", async ({ path, colorScheme }) => {
+  test.each(cases)("$path in $colorScheme mode, then $then, has no axe violations", async ({ path, colorScheme, then }) => {
     const { page, errors, close } = await openPage(f.browser, {
       locale: path.startsWith("/en") ? "en-GB" : "es-ES",
       viewport: { width: 1280, height: 900 },
@@ -81,6 +108,9 @@ describe("accessibility", () => {
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
     const violations = await axeViolations(page);
     expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    await switchColorMode(page, then);
+    const switched = await axeViolations(page);
+    expect(switched, `${then}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
     expect(errors).toEqual([]);
     await close();
   });

@@ -21,7 +21,7 @@ interface AxeViolation {
 const cases = ["/", "/en", "/aviso-legal", "/app/login"].map((path) => ({
   path,
   colorScheme: "dark" as const,
-  then: "light" as const,
+  switchedTo: "light" as const,
 }));
 
 /** The other colour mode, as the toggle sets it, with any colour transition run to its end. */
@@ -59,12 +59,12 @@ async function axeViolations(page: Page): Promise<AxeViolation[]> {
   })) as AxeViolation[];
 }
 
-const formCases = ["/", "/en"].map((path) => ({ path, colorScheme: "light" as const, then: "dark" as const }));
+const formCases = ["/", "/en"].map((path) => ({ path, colorScheme: "light" as const, switchedTo: "dark" as const }));
 
 describe("accessibility", () => {
   test.each(formCases)(
-    "$path in $colorScheme mode, then $then, has no axe violations after an empty submit of the contact form",
-    async ({ path, colorScheme, then }) => {
+    "$path in $colorScheme mode, then $switchedTo, has no axe violations after an empty submit of the contact form",
+    async ({ path, colorScheme, switchedTo }) => {
       const { page, errors, close } = await openPage(f.browser, {
         locale: path.startsWith("/en") ? "en-GB" : "es-ES",
         viewport: { width: 1280, height: 900 },
@@ -85,33 +85,36 @@ describe("accessibility", () => {
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
       const violations = await axeViolations(page);
       expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-      await switchColorMode(page, then);
+      await switchColorMode(page, switchedTo);
       const switched = await axeViolations(page);
-      expect(switched, `${then}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
+      expect(switched, `${switchedTo}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
       expect(errors).toEqual([]);
       await close();
     },
   );
 
-  test.each(cases)("$path in $colorScheme mode, then $then, has no axe violations", async ({ path, colorScheme, then }) => {
-    const { page, errors, close } = await openPage(f.browser, {
-      locale: path.startsWith("/en") ? "en-GB" : "es-ES",
-      viewport: { width: 1280, height: 900 },
-      colorScheme,
-    });
-    await page.goto(`${f.server.url}${path}`);
-    expect(new URL(page.url()).pathname).toBe(path);
-    expect(await page.getAttribute("html", "data-bs-theme")).toBe(colorScheme);
-    await scrollThrough(page);
-    // Back to the top: axe counts a control that happens to sit under the sticky header at
-    // the final scroll position as obscured, which is a property of that position, not the page.
-    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
-    const violations = await axeViolations(page);
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-    await switchColorMode(page, then);
-    const switched = await axeViolations(page);
-    expect(switched, `${then}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
-    expect(errors).toEqual([]);
-    await close();
-  });
+  test.each(cases)(
+    "$path in $colorScheme mode, then $switchedTo, has no axe violations",
+    async ({ path, colorScheme, switchedTo }) => {
+      const { page, errors, close } = await openPage(f.browser, {
+        locale: path.startsWith("/en") ? "en-GB" : "es-ES",
+        viewport: { width: 1280, height: 900 },
+        colorScheme,
+      });
+      await page.goto(`${f.server.url}${path}`);
+      expect(new URL(page.url()).pathname).toBe(path);
+      expect(await page.getAttribute("html", "data-bs-theme")).toBe(colorScheme);
+      await scrollThrough(page);
+      // Back to the top: axe counts a control that happens to sit under the sticky header at
+      // the final scroll position as obscured, which is a property of that position, not the page.
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+      const violations = await axeViolations(page);
+      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+      await switchColorMode(page, switchedTo);
+      const switched = await axeViolations(page);
+      expect(switched, `${switchedTo}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
+    },
+  );
 });

@@ -101,8 +101,7 @@ async function tooWide(context: BrowserContext, paths: readonly string[], openMe
       for (const summary of await page.locator("header details > summary").all()) {
         await summary.click();
         const open = await widthOf(page);
-        if (open.scrollWidth > phone.width)
-          found[`${scheme} ${pathname} (${await summary.textContent()} open)`] = open;
+        if (open.scrollWidth > phone.width) found[`${scheme} ${pathname} (${await summary.textContent()} open)`] = open;
         await summary.click();
       }
     }

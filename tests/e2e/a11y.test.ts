@@ -2,7 +2,7 @@
 import axe from "axe-core";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { openPage } from "../support/browser.ts";
+import { openPage, switchColorMode } from "../support/browser.ts";
 import { scrollThrough, setupServerAndBrowser } from "../support/home-fixtures.ts";
 
 const f = setupServerAndBrowser();
@@ -23,25 +23,6 @@ const cases = ["/", "/en", "/aviso-legal", "/app/login"].map((path) => ({
   colorScheme: "dark" as const,
   switchedTo: "light" as const,
 }));
-
-/** The other colour mode, as the toggle sets it, with any colour transition run to its end. */
-async function switchColorMode(page: Page, mode: "light" | "dark"): Promise<void> {
-  const backgrounds = await page.evaluate((next) => {
-    const before = getComputedStyle(document.body).backgroundColor;
-    document.documentElement.setAttribute("data-bs-theme", next);
-    for (const animation of document.getAnimations()) {
-      try {
-        animation.finish();
-      } catch {
-        // An endless animation cannot finish; it changes no colour the audit reads.
-      }
-    }
-    return [before, getComputedStyle(document.body).backgroundColor];
-  }, mode);
-  // The other mode's styles did apply.
-  expect(backgrounds[1], `background in ${mode}`).not.toBe(backgrounds[0]);
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-}
 
 /** axe's WCAG rules on the page as it is now. */
 async function axeViolations(page: Page): Promise<AxeViolation[]> {

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { launchBrowser, visitorUserAgent } from "../support/browser.ts";
+import { launchBrowser, switchColorMode, visitorUserAgent } from "../support/browser.ts";
 import { httpClient, httpPassword } from "../support/http-session.ts";
 import { type RunningServer, startServer } from "../support/server.ts";
 import { totpFromUri } from "../support/totp.ts";
@@ -86,14 +86,8 @@ async function tooWide(context: BrowserContext, paths: readonly string[], openMe
     const response = await page.goto(`${server.url}${pathname}`);
     expect(response?.status(), pathname).toBeLessThan(500);
     await page.waitForLoadState("load");
-    const backgrounds = new Set<string>();
     for (const scheme of schemes) {
-      backgrounds.add(
-        await page.evaluate((mode) => {
-          document.documentElement.setAttribute("data-bs-theme", mode);
-          return getComputedStyle(document.body).backgroundColor;
-        }, scheme),
-      );
+      await switchColorMode(page, scheme);
       const closed = await widthOf(page);
       if (closed.scrollWidth > phone.width) found[`${scheme} ${pathname}`] = closed;
       if (!openMenus) continue;
@@ -105,8 +99,6 @@ async function tooWide(context: BrowserContext, paths: readonly string[], openMe
         await summary.click();
       }
     }
-    // The dark styles did apply: the page's background changed with the mode.
-    expect(backgrounds.size, `${pathname}: background in light and dark`).toBe(2);
   }
   await page.close();
   return found;

@@ -19,7 +19,7 @@ import { alertProfiles } from "../../app/.server/db/schema.ts";
 import { addDays, madridDay } from "../../app/.server/triage/due-date.ts";
 import { runReminders } from "../../app/.server/triage/reminders.ts";
 import { insertStoredDocument } from "../support/alerts-fixtures.ts";
-import { launchBrowser, openPage } from "../support/browser.ts";
+import { launchBrowser, openPage, switchColorMode } from "../support/browser.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 import { acceptOwnerInvitation, inviteMember, type SignedIn, setupOwner } from "../support/platform-members.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
@@ -258,16 +258,13 @@ describe("triage in the browser", () => {
     await other.close();
   }, 60_000);
 
-  const shots = [390, 1440].flatMap((width) =>
-    (["light", "dark"] as const).map((colorScheme) => ({ width, colorScheme })),
-  );
-  test.each(shots)(
-    "the new pages at $width px, $colorScheme",
-    async ({ width, colorScheme }) => {
+  test.each([390, 1440])(
+    "the new pages at %i px, light and dark",
+    async (width) => {
       const { page, errors, close } = await openPage(browser, {
         locale: "es-ES",
         viewport: { width, height: 900 },
-        colorScheme,
+        colorScheme: "light",
       });
       await page.context().addCookies(cookiesOf(bea));
       for (const [name, pathName] of [
@@ -278,15 +275,18 @@ describe("triage in the browser", () => {
       ] as const) {
         await page.goto(`${server.url}${pathName}`);
         await page.locator("h1").first().waitFor();
-        // Nothing spills out of the viewport.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${name} overflows`).toBeLessThanOrEqual(0);
-        const violations = await axeViolations(page);
-        expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-        const dir = process.env.TRIAGE_SCREENSHOTS;
-        if (dir) {
-          mkdirSync(dir, { recursive: true });
-          await page.screenshot({ path: path.join(dir, `${name}-${width}-${colorScheme}.png`), fullPage: true });
+        for (const colorScheme of ["light", "dark"] as const) {
+          await switchColorMode(page, colorScheme);
+          // Nothing spills out of the viewport.
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `${name} overflows (${colorScheme})`).toBeLessThanOrEqual(0);
+          const violations = await axeViolations(page);
+          expect(violations, `${name} ${colorScheme}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+          const dir = process.env.TRIAGE_SCREENSHOTS;
+          if (dir) {
+            mkdirSync(dir, { recursive: true });
+            await page.screenshot({ path: path.join(dir, `${name}-${width}-${colorScheme}.png`), fullPage: true });
+          }
         }
       }
       expect(errors).toEqual([]);

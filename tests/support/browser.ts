@@ -1,5 +1,6 @@
 /** Debian's Chromium through playwright-core; pages fail the test on console errors. */
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -43,4 +44,29 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   });
   page.on("pageerror", (error) => errors.push(error.message));
   return { page, errors, close: () => context.close() };
+}
+
+/**
+ * Puts the loaded page in a colour mode as the colour toggle does (`data-bs-theme` on <html>, which
+ * every dark style keys on), with any colour transition run to its end, so one load can be checked
+ * in both modes. Fails when the mode changed but the page's background did not (its styles did not
+ * apply).
+ */
+export async function switchColorMode(page: Page, mode: "light" | "dark"): Promise<void> {
+  const [before, after, was] = await page.evaluate((next) => {
+    const root = document.documentElement;
+    const previous = root.getAttribute("data-bs-theme");
+    const background = getComputedStyle(document.body).backgroundColor;
+    root.setAttribute("data-bs-theme", next);
+    for (const animation of document.getAnimations()) {
+      try {
+        animation.finish();
+      } catch {
+        // An endless animation cannot finish; it changes no colour a check reads.
+      }
+    }
+    return [background, getComputedStyle(document.body).backgroundColor, previous];
+  }, mode);
+  if (was !== mode) expect(after, `background in ${mode}`).not.toBe(before);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }

@@ -22,5 +22,17 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   // The server build's entry is the app as the process sees it (services, router
   // context, Fetch handler); it imports the routes through React Router's virtual module.
-  environments: { ssr: { build: { rolldownOptions: { input: "./app/.server/app.ts" } } } },
+  // The server keeps its bundle's text in memory for the process's life (V8 compiles functions
+  // lazily from it). Escaped to ASCII and without JSDoc comments (where the rest of the non-ASCII
+  // characters were), V8 holds it one byte a character: 2.3 MB instead of 4.8 MB.
+  environments: {
+    ssr: {
+      build: {
+        rolldownOptions: {
+          input: "./app/.server/app.ts",
+          output: { charset: "ascii", comments: { jsdoc: false, legal: true, annotation: true } },
+        },
+      },
+    },
+  },
 }));

@@ -1,0 +1,19 @@
+/**
+ * The server bundle is held in memory as text for the process's life (V8 compiles its functions
+ * lazily from it). One character above U+00FF anywhere in it, even in a comment, makes V8 keep all
+ * of it two bytes a character: 4.8 MB instead of 2.3 MB. vite.config.ts escapes the output to
+ * ASCII and drops JSDoc comments; this checks the build that the tests run.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { projectRoot } from "../support/server.ts";
+
+it("the built server bundle is one byte a character", () => {
+  const text = readFileSync(path.join(projectRoot, "build/server/index.js"), "utf8");
+  const wide: string[] = [];
+  for (let i = 0; i < text.length && wide.length < 5; i++) {
+    if (text.charCodeAt(i) > 0xff) wide.push(JSON.stringify(text.slice(Math.max(0, i - 40), i + 10)));
+  }
+  expect(wide, "characters above U+00FF, in context").toEqual([]);
+});

@@ -19,7 +19,18 @@ import v8 from "node:v8";
 import { madridDate } from "../app/lib/madrid-date.ts";
 import { startInProcessServer } from "../tests/support/in-process-server.ts";
 import { ingestedDay, startReplayProcess } from "../tests/support/replay-process.ts";
+import { serverEnvironment } from "../server/runtime-flags.ts";
 import { wrkAvailable } from "./bench-wrk.ts";
+
+// The server's malloc settings (server/runtime-flags.ts) only apply from a process's start: this
+// process runs the app, so it runs itself again with them.
+if (Object.entries(serverEnvironment).some(([name, value]) => process.env[name] !== value)) {
+  const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, ...serverEnvironment },
+  });
+  process.exit(again.status ?? 1);
+}
 
 const { values: args } = parseArgs({
   options: {

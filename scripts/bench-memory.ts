@@ -17,9 +17,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { madridDate } from "../app/lib/madrid-date.ts";
+import { serverEnvironment } from "../server/runtime-flags.ts";
 import { startInProcessServer } from "../tests/support/in-process-server.ts";
 import { ingestedDay, startReplayProcess } from "../tests/support/replay-process.ts";
-import { serverEnvironment } from "../server/runtime-flags.ts";
 import { wrkAvailable } from "./bench-wrk.ts";
 
 // The server's malloc settings (server/runtime-flags.ts) only apply from a process's start: this

@@ -42,3 +42,10 @@ export const commonPasswordsFile = path.join(projectRoot, "fixtures/auth/common-
 export function sourceFixture(relative: string): string {
   return path.join(sourcesFixturesDir, relative);
 }
+
+/**
+ * The search's Spanish–English thesaurus pairs (scripts/search-lexicon.ts writes it). Read from the
+ * project's folder when the first search needs it, not bundled: as a bundled literal, its text stayed
+ * in memory for the process's life (1.1 MB) beside the table built from it.
+ */
+export const searchLexiconFile = path.join(projectRoot, "app/.server/documents/search-lexicon.json");

@@ -9,9 +9,10 @@
  * ("impuestos" names the tax area as "impuesto" does). A single word is looked up only when it
  * is the whole query: "datos" alone names no area, "protección de datos" does.
  */
+import { readFileSync } from "node:fs";
 import { type AreaId, areas as taxonomyAreas } from "../../lib/taxonomy.ts";
+import { searchLexiconFile } from "../fixtures-path.ts";
 import { glossary } from "./search-glossary.ts";
-import lexiconPairs from "./search-lexicon.json" with { type: "json" };
 import { fold, stemKey } from "./search-stems.ts";
 
 export { fold, stemKey };
@@ -42,7 +43,8 @@ function lexicon(): Map<string, Entry[]> {
   const map = new Map<string, Entry[]>();
   // The thesaurus' labels come stemmed (scripts/search-lexicon.ts): stemming 14,000 labels here
   // took seconds on the first search.
-  for (const [es, en, esKey, enKey] of lexiconPairs as [string, string, string, string][]) {
+  const lexiconPairs = JSON.parse(readFileSync(searchLexiconFile, "utf8")) as [string, string, string, string][];
+  for (const [es, en, esKey, enKey] of lexiconPairs) {
     addKey(map, `es:${esKey}`, { translation: { lang: "en", text: en } });
     addKey(map, `en:${enKey}`, { translation: { lang: "es", text: es } });
   }

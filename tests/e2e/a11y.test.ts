@@ -40,17 +40,34 @@ async function axeViolations(page: Page): Promise<AxeViolation[]> {
   })) as AxeViolation[];
 }
 
+/** A page of the site at desktop width, in its language, with the system's colour preference. */
+function openAt(path: string, colorScheme: "light" | "dark") {
+  return openPage(f.browser, {
+    locale: path.startsWith("/en") ? "en-GB" : "es-ES",
+    viewport: { width: 1280, height: 900 },
+    colorScheme,
+  });
+}
+
+/** axe at the top of the page in its mode, then again in the other mode. */
+async function expectCleanInBothModes(page: Page, switchedTo: "light" | "dark"): Promise<void> {
+  // Back to the top: axe counts a control that happens to sit under the sticky header at
+  // the final scroll position as obscured, which is a property of that position, not the page.
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+  const violations = await axeViolations(page);
+  expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+  await switchColorMode(page, switchedTo);
+  const switched = await axeViolations(page);
+  expect(switched, `${switchedTo}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
+}
+
 const formCases = ["/", "/en"].map((path) => ({ path, colorScheme: "light" as const, switchedTo: "dark" as const }));
 
 describe("accessibility", () => {
   test.each(formCases)(
     "$path in $colorScheme mode, then $switchedTo, has no axe violations after an empty submit of the contact form",
     async ({ path, colorScheme, switchedTo }) => {
-      const { page, errors, close } = await openPage(f.browser, {
-        locale: path.startsWith("/en") ? "en-GB" : "es-ES",
-        viewport: { width: 1280, height: 900 },
-        colorScheme,
-      });
+      const { page, errors, close } = await openAt(path, colorScheme);
       await page.goto(`${f.server.url}${path}`);
       await page.waitForLoadState("networkidle");
       // The home pages hydrate on a first interaction (decision 0116): the page's own messages need it.
@@ -62,13 +79,7 @@ describe("accessibility", () => {
       await expect
         .poll(() => page.locator("#contact .invalid-feedback").count(), { timeout: 10_000 })
         .toBeGreaterThan(3);
-      // As below: a control under the sticky header at this scroll position counts as obscured.
-      await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
-      const violations = await axeViolations(page);
-      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-      await switchColorMode(page, switchedTo);
-      const switched = await axeViolations(page);
-      expect(switched, `${switchedTo}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
+      await expectCleanInBothModes(page, switchedTo);
       expect(errors).toEqual([]);
       await close();
     },
@@ -77,23 +88,12 @@ describe("accessibility", () => {
   test.each(cases)(
     "$path in $colorScheme mode, then $switchedTo, has no axe violations",
     async ({ path, colorScheme, switchedTo }) => {
-      const { page, errors, close } = await openPage(f.browser, {
-        locale: path.startsWith("/en") ? "en-GB" : "es-ES",
-        viewport: { width: 1280, height: 900 },
-        colorScheme,
-      });
+      const { page, errors, close } = await openAt(path, colorScheme);
       await page.goto(`${f.server.url}${path}`);
       expect(new URL(page.url()).pathname).toBe(path);
       expect(await page.getAttribute("html", "data-bs-theme")).toBe(colorScheme);
       await scrollThrough(page);
-      // Back to the top: axe counts a control that happens to sit under the sticky header at
-      // the final scroll position as obscured, which is a property of that position, not the page.
-      await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
-      const violations = await axeViolations(page);
-      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-      await switchColorMode(page, switchedTo);
-      const switched = await axeViolations(page);
-      expect(switched, `${switchedTo}: ${JSON.stringify(switched, null, 2)}`).toEqual([]);
+      await expectCleanInBothModes(page, switchedTo);
       expect(errors).toEqual([]);
       await close();
     },

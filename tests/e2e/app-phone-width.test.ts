@@ -55,11 +55,12 @@ async function widthOf(page: Page) {
   }, phone.width);
 }
 
-async function newContext(scheme: (typeof schemes)[number], locale: string, cookie = ""): Promise<BrowserContext> {
+/** A phone-sized context in light mode (each page is then measured in both modes by tooWide). */
+async function newContext(locale: string, cookie = ""): Promise<BrowserContext> {
   const context = await browser.newContext({
     userAgent: visitorUserAgent(browser),
     viewport: phone,
-    colorScheme: scheme,
+    colorScheme: "light",
     locale,
   });
   const cookies = cookie
@@ -108,7 +109,7 @@ describe("no sideways scrolling at 390 px on /app", () => {
   test("signed out: sign-in, setup, reset and invitation pages, es and en, light and dark", async () => {
     const paths = ["/app/login", setupPath, "/app/reset", "/app/reset/not-a-token", "/app/invite/not-a-token"];
     for (const locale of ["es-ES", "en-GB"]) {
-      const context = await newContext("light", locale);
+      const context = await newContext(locale);
       expect(await tooWide(context, paths), locale).toEqual({});
       await context.close();
     }
@@ -122,7 +123,7 @@ describe("no sideways scrolling at 390 px on /app", () => {
     });
     expect(setup.status).toBe(302);
     enrolmentCookie = owner.cookie;
-    const enrolment = await newContext("light", "es-ES", enrolmentCookie);
+    const enrolment = await newContext("es-ES", enrolmentCookie);
     expect(await tooWide(enrolment, ["/app/mfa"])).toEqual({});
     await enrolment.close();
     const mfaPage = await (await owner.request("/app/mfa")).text();
@@ -138,12 +139,12 @@ describe("no sideways scrolling at 390 px on /app", () => {
     });
     expect(signIn.status).toBe(302);
 
-    const secondStep = await newContext("light", "es-ES", second.cookie);
+    const secondStep = await newContext("es-ES", second.cookie);
     expect(await tooWide(secondStep, ["/app/login"]), "second step").toEqual({});
     await secondStep.close();
 
     // Every page the navigation (and the user menu) links to, as an owner sees it.
-    const home = await newContext("light", "es-ES", signedInCookie);
+    const home = await newContext("es-ES", signedInCookie);
     const probe = await home.newPage();
     await probe.goto(`${server.url}/app`);
     const linked = await probe
@@ -152,7 +153,7 @@ describe("no sideways scrolling at 390 px on /app", () => {
     await home.close();
     const paths = [...new Set(["/app", ...linked, "/app/account", "/app/profiles/new"])];
     expect(paths).toEqual(expect.arrayContaining(["/app/search", "/app/admin/members", "/app/admin/audit"]));
-    const signedIn = await newContext("light", "es-ES", signedInCookie);
+    const signedIn = await newContext("es-ES", signedInCookie);
     expect(await tooWide(signedIn, paths, true)).toEqual({});
     await signedIn.close();
   }, 600_000);

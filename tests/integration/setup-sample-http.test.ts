@@ -18,12 +18,12 @@ import { type SampleRoot, sampleRootOf } from "../support/sample-root.ts";
 
 type Server = Awaited<ReturnType<typeof startInProcessServer>>;
 
-const expectedBoe = (() => {
-  const expected = JSON.parse(readFileSync(path.join(sourcesFixturesDir, "expected.json"), "utf8")) as {
+/** The BOE documents each recorded day lists (YYYYMMDD → source ids). */
+const expectedBoe = (
+  JSON.parse(readFileSync(path.join(sourcesFixturesDir, "expected.json"), "utf8")) as {
     boe: Record<string, string[]>;
-  };
-  return expected.boe;
-})();
+  }
+).boe;
 
 async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 240_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

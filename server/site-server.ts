@@ -365,7 +365,26 @@ export function isAllowedOrigin(req: IncomingMessage, siteOrigin: string): boole
     const fetchSite = req.headers["sec-fetch-site"];
     return fetchSite === undefined || fetchSite === "same-origin" || fetchSite === "none";
   }
-  if (requestOrigin === siteOrigin) return true;
+  return requestOrigin === siteOrigin || isSameHostOrigin(req, requestOrigin);
+}
+
+const loopbackNames = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** An Origin the browser addressed (its Host) that names this machine as SITE_URL does, on its port and scheme. */
+function isLoopbackAlias(req: IncomingMessage, requestOrigin: string, siteOrigin: string): boolean {
+  if (!isSameHostOrigin(req, requestOrigin) || !URL.canParse(requestOrigin)) return false;
+  const site = new URL(siteOrigin);
+  const seen = new URL(requestOrigin);
+  return (
+    loopbackNames.has(site.hostname) &&
+    loopbackNames.has(seen.hostname) &&
+    seen.port === site.port &&
+    seen.protocol === site.protocol
+  );
+}
+
+/** Whether an Origin is the one the browser addressed (its Host header): same-origin by definition. */
+function isSameHostOrigin(req: IncomingMessage, requestOrigin: string): boolean {
   const host = req.headers.host;
   if (!host) return false;
   return requestOrigin === `http://${host}` || requestOrigin === `https://${host}`;
@@ -378,7 +397,12 @@ function toFetchRequest(req: IncomingMessage, res: ServerResponse, origin: strin
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
-    const value = req.rawHeaders[i + 1] as string;
+    let value = req.rawHeaders[i + 1] as string;
+    // On this machine, a browser that opened 127.0.0.1 where SITE_URL says localhost (or the
+    // reverse) sends its own origin, which isAllowedOrigin accepts as same-origin. The app sees the
+    // request on SITE_URL's origin, so it is told that origin: React Router's own check would
+    // otherwise refuse every form (400). Only loopback names: any other name keeps its Origin.
+    if (name.toLowerCase() === "origin" && value !== origin && isLoopbackAlias(req, value, origin)) value = origin;
     try {
       headers.append(name, value);
     } catch {

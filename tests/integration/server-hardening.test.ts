@@ -1,6 +1,6 @@
 /** Headers, caching, compression, Origin checks and shutdown of the production server. */
 import { createHash } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -218,6 +218,35 @@ describe("requests from other origins", () => {
       });
       expect(response.status).not.toBe(403);
     }
+  });
+});
+
+describe("a browser that addressed the server by another name than SITE_URL's", () => {
+  const setupPath = () => new URL(readFileSync(path.join(server.dataDir, "setup-url.txt"), "utf8").trim()).pathname;
+  /** The setup form posted by a browser that opened http://<host>, with its own Origin. */
+  function postSetup(host: string): Promise<string> {
+    const body = new URLSearchParams({
+      organizationName: "Org Host",
+      name: "Ana",
+      email: "ana@example.com",
+      password: "correct horse battery staple 42",
+    }).toString();
+    return raw(
+      `POST ${setupPath()} HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\nUser-Agent: ${ua}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+
+  it("another host name is not taken for the site: the form is refused", async () => {
+    const answer = await postSetup(`evil.example:${server.port}`);
+    expect(answer.slice(0, 200)).not.toMatch(/^HTTP\/1\.1 30[23]/);
+  });
+
+  it("localhost where SITE_URL says 127.0.0.1: the setup form goes through", async () => {
+    // Both name this machine; the server's Origin check accepts it, and the app must not refuse it.
+    const answer = await postSetup(`localhost:${server.port}`);
+    expect(answer.slice(0, 200)).toMatch(/^HTTP\/1\.1 30[23]/);
+    expect(answer).toMatch(/\r\nLocation: \/app\/mfa\r\n/i);
   });
 });
 

@@ -191,10 +191,10 @@ describe("unknown paths", () => {
     expect(response.status).toBe(404);
     const body = await response.text();
     expect(body).not.toContain("<html");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const logged = server.logs().find((line) => line.msg === "error page not rendered for a crawler");
-    expect(logged).toMatchObject({ status: 404, level: 40 });
-    expect(typeof logged?.reqId).toBe("string");
+    // The log line crosses the child's stdout pipe: wait for it rather than for a fixed time.
+    const logged = () => server.logs().find((line) => line.msg === "error page not rendered for a crawler");
+    await expect.poll(logged, { timeout: 10_000 }).toMatchObject({ status: 404, level: 40 });
+    expect(typeof logged()?.reqId).toBe("string");
   });
 
   it("a POST to a page without an action shows the other error view", async () => {
@@ -214,8 +214,7 @@ describe("logs", () => {
   it("write one JSON line with a request id per request", async () => {
     const response = await get("/robots.txt");
     const requestId = response.headers.get("x-request-id");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const line = server.logs().find((entry) => entry.reqId === requestId && entry.msg === "request");
-    expect(line).toMatchObject({ method: "GET", url: "/robots.txt", status: 200 });
+    const line = () => server.logs().find((entry) => entry.reqId === requestId && entry.msg === "request");
+    await expect.poll(line, { timeout: 10_000 }).toMatchObject({ method: "GET", url: "/robots.txt", status: 200 });
   });
 });

@@ -153,6 +153,20 @@ describe("organisation topics", () => {
     expect(withTopics.areas).toEqual(classify(doc, { model: null }).areas);
     expect(classify(doc, { model: null }).topics).toEqual([]);
   });
+
+  it("matches a party named in an agreement's title, which the areas leave out", () => {
+    // The areas read only the subject after "para"; an organisation following its own name
+    // (or a counterpart's) must still find the agreement.
+    const doc = boe({
+      title:
+        "Resolución de 3 de marzo de 2025, de la Subsecretaría, por la que se publica el Convenio entre la Autoridad Portuaria de Vigo y Navantia, para la formación de aprendices.",
+      section: "3",
+    });
+    const topics = [{ id: "t-port", name: "Puertos", keywords: ["autoridad portuaria"] }];
+    expect(classify(doc, { topics, model: null }).topics).toEqual([
+      expect.objectContaining({ id: "t-port", reasons: ["Tema «Puertos»: palabra clave «autoridad portuaria»"] }),
+    ]);
+  });
 });
 
 describe("jurisdiction", () => {

@@ -201,12 +201,23 @@ export function matchTopics(
   stemmed: StemmedDocument,
 ): TopicMatch[] {
   const matches: TopicMatch[] = [];
+  // The areas read an agreement's title from its subject on (subjectOfTitle); an organisation's
+  // keyword may be a party's name (its own, a counterpart's), so it is matched in the whole title.
+  let wholeTitle: string | undefined;
+  const inWholeTitle = (phrase: CompiledPhrase) => {
+    wholeTitle ??= stemmedText(text.title, text.language);
+    return find(phrase, wholeTitle, text.language);
+  };
   for (const topic of topics) {
     const explanations: Reason[] = [];
     for (const keyword of topic.keywords) {
       if (!keyword.trim()) continue;
       const phrase = compilePhrase(keyword);
-      if (find(phrase, stemmed.title, text.language) || find(phrase, stemmed.body, text.language)) {
+      if (
+        find(phrase, stemmed.title, text.language) ||
+        find(phrase, stemmed.body, text.language) ||
+        inWholeTitle(phrase)
+      ) {
         explanations.push(reason("topic-keyword", { topic: topic.name, phrase: keyword }));
       }
     }

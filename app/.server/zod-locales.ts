@@ -3,7 +3,9 @@
  * Spanish developer expects for object keys ("campo", where zod's locale says "llave").
  */
 import type { z } from "zod";
-import { en, es } from "zod/locales";
+// One file per locale: zod/locales' index would load all of zod's locales (about 1 MB of heap).
+import en from "zod/v4/locales/en.js";
+import es from "zod/v4/locales/es.js";
 import type { Locale } from "../i18n/locales.ts";
 
 type LocaleError = NonNullable<z.core.$ZodConfig["localeError"]>;

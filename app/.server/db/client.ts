@@ -6,13 +6,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { rowsOf } from "./rows.ts";
 import * as schema from "./schema.ts";
@@ -78,6 +74,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   // module in the background and keeps the memory; the baseline tier runs these small
   // queries as fast (measured: 2,000 queries in 1.1 s either way) in a third less memory.
   setFlagsFromString("--liftoff-only");
+  // Loaded only for the embedded database: a process on PostgreSQL does not hold PGlite's code.
+  const [{ PGlite }, { pg_trgm }, { unaccent }, { drizzle: drizzlePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/unaccent"),
+    import("drizzle-orm/pglite"),
+  ]);
   const template = freshClusterTemplate(dataDir);
   if (dataDir && !template && !existsSync(path.join(dataDir, "PG_VERSION"))) await createClusterApart(dataDir);
   const client = await PGlite.create({

@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import { Form, redirect, useNavigation } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, appSessionContext, requestMeta, withCookies } from "../../.server/auth/guard";
@@ -17,7 +16,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (!current) throw redirect("/app/login");
   if (current.mfaVerified) throw redirect("/app");
   const enrolment = await context.get(servicesContext).auth.enrolment(current);
-  const qr = enrolment ? await QRCode.toDataURL(enrolment.totpURI, { margin: 1, width: 220 }) : null;
+  // qrcode is loaded on the first enrolment, not at start (it is only ever needed here).
+  const qr = enrolment
+    ? await (await import("qrcode")).default.toDataURL(enrolment.totpURI, { margin: 1, width: 220 })
+    : null;
   return { locale: appLocale(context), enrolment, qr };
 }
 

@@ -7,11 +7,12 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import * as productionBuild from "virtual:react-router/server-build";
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import { localeCookieName } from "../i18n/locales.ts";
 import type { Config } from "./config.ts";
 import { requestContext, servicesContext } from "./context.ts";
 import type { Logger } from "./logger.ts";
+import { routerRequestHandler } from "./router-handler.ts";
 import { createServices, type Services } from "./services.ts";
 
 export { ConfigError, describeConfig, loadConfig } from "./config.ts";
@@ -53,10 +54,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     ...(options.inMemory ? { inMemory: true } : {}),
     ...(options.sampleRoot ? { sampleRoot: options.sampleRoot } : {}),
   });
-  const handler = createRequestHandler(
-    options.build ?? (() => Promise.resolve(productionBuild as unknown as ServerBuild)),
-    config.env,
-  );
+  const handler = routerRequestHandler(productionBuild as unknown as ServerBuild, options.build, config.env);
   return {
     ...services,
     config,

@@ -1,7 +1,7 @@
 /** Sends mail through SMTP (SMTP_URL) or, without it, writes each message as an .eml file under DATA_DIR/mail. */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Transporter } from "nodemailer";
+import nodemailer from "nodemailer";
 import type { Logger } from "../logger.ts";
 import type { Notification } from "./notification.ts";
 
@@ -9,23 +9,6 @@ export interface MailTransport {
   kind: "smtp" | "files";
   send(message: Notification): Promise<void>;
   close(): void;
-}
-
-/**
- * nodemailer is loaded on the first mail, not at start: it is about 5 MB of heap that a
- * process which sends nothing (a web instance, most minutes of a worker) need not hold.
- */
-function lazyTransporter(create: (mailer: typeof import("nodemailer").default) => Transporter) {
-  let made: Promise<Transporter> | undefined;
-  return {
-    get: () => {
-      made ??= import("nodemailer").then(({ default: mailer }) => create(mailer));
-      return made;
-    },
-    close: () => {
-      made?.then((transporter) => transporter.close()).catch(() => {});
-    },
-  };
 }
 
 export function createMailTransport(options: {
@@ -36,34 +19,29 @@ export function createMailTransport(options: {
   if (options.smtpUrl) {
     // Credentials in the URL are used; STARTTLS is used whenever the server offers it.
     // Pooled: connections are reused across mails and the worker's parallel sends.
-    const smtpUrl = options.smtpUrl;
-    const transporter = lazyTransporter((mailer) =>
-      mailer.createTransport({
-        url: smtpUrl,
-        pool: true,
-        maxConnections: 4,
-        maxMessages: 500,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      }),
-    );
+    const transporter = nodemailer.createTransport({
+      url: options.smtpUrl,
+      pool: true,
+      maxConnections: 4,
+      maxMessages: 500,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
     return {
       kind: "smtp",
       async send(message) {
-        await (await transporter.get()).sendMail(message);
+        await transporter.sendMail(message);
       },
-      close: transporter.close,
+      close: () => transporter.close(),
     };
   }
   const dir = path.join(options.dataDir, "mail");
-  const writer = lazyTransporter((mailer) =>
-    mailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" }),
-  );
+  const writer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
   return {
     kind: "files",
     async send(message) {
-      const info = await (await writer.get()).sendMail(message);
+      const info = await writer.sendMail(message);
       mkdirSync(dir, { recursive: true });
       // Named after the Message-ID: a retry overwrites the same file instead of duplicating it.
       const base = message.messageId.replace(/[^A-Za-z0-9@._-]/g, "");
@@ -72,6 +50,6 @@ export function createMailTransport(options: {
       renameSync(`${file}.tmp`, file);
       options.log.info({ file, messageId: message.messageId }, "mail written to file (SMTP_URL unset)");
     },
-    close: writer.close,
+    close: () => {},
   };
 }

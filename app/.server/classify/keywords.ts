@@ -202,9 +202,12 @@ export function matchTopics(
 ): TopicMatch[] {
   const matches: TopicMatch[] = [];
   // The areas read an agreement's title from its subject on (subjectOfTitle); an organisation's
-  // keyword may be a party's name (its own, a counterpart's), so it is matched in the whole title.
+  // keyword may be a party's name (its own, a counterpart's), so it is matched in the whole title
+  // too, stemmed only for a title that was cut and a keyword not found otherwise.
+  const cut = subjectOfTitle(text.title) !== text.title;
   let wholeTitle: string | undefined;
   const inWholeTitle = (phrase: CompiledPhrase) => {
+    if (!cut) return false;
     wholeTitle ??= stemmedText(text.title, text.language);
     return find(phrase, wholeTitle, text.language);
   };

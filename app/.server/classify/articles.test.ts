@@ -16,16 +16,17 @@ describe("articles of the recorded laws as documents", () => {
     expect(text).not.toContain("Se modifica el apartado 1");
   });
 
-  it("gives an article its heading as title, the law's department and rank, and no law name", () => {
+  it("gives an article its heading as title, the law's department and rank, and the law's title to open its text", () => {
     const articles = lawArticles("BOE-A-2018-16673", consolidated("BOE-A-2018-16673"), fixturesRoot);
     const a22 = articles.get("BOE-A-2018-16673#a2-4");
     expect(a22?.title).toBe("Artículo 22. Tratamientos con fines de videovigilancia.");
     expect(a22?.language).toBe("es");
     expect(a22?.rank?.label).toBe("Ley Orgánica");
-    expect(a22?.paragraphs[1]?.text).toMatch(/^1\. Las personas físicas o jurídicas/);
-    expect(a22?.paragraphs.some((p) => p.text.includes("Ley Orgánica 3/2018"))).toBe(false);
     const meta = consolidatedMetadata(readFileSync(path.join(fixturesRoot, consolidated("BOE-A-2018-16673")), "utf8"));
     expect(meta.title).toMatch(/^Ley Orgánica 3\/2018/);
+    expect(a22?.paragraphs[1]?.text).toBe(meta.title);
+    expect(a22?.title).not.toContain("Ley Orgánica 3/2018");
+    expect(a22?.paragraphs[2]?.text).toMatch(/^1\. Las personas físicas o jurídicas/);
   });
 
   it("cuts an EU act's text into its articles, each titled with its number and subtitle", () => {
@@ -35,6 +36,8 @@ describe("articles of the recorded laws as documents", () => {
     expect(art5?.title).toBe("Article 5. Principles relating to processing of personal data");
     expect(art5?.language).toBe("en");
     expect(art5?.paragraphs.map((p) => p.text).join(" ")).toContain("lawfully, fairly and in a transparent manner");
+    // The act's title, from its recorded metadata, opens each article's text.
+    expect(art5?.paragraphs[1]?.text).toMatch(/^Regulation \(EU\) 2016\/679 .*protection of natural persons/i);
     // The annex-free act ends with its last article, not the closing formula.
     expect(articles.get("32016R0679#art99")?.paragraphs.some((p) => p.text.startsWith("Done at"))).toBe(false);
   });

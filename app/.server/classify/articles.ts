@@ -2,13 +2,16 @@
  * Articles of the consolidated laws (BOE legislación consolidada) and of the EU acts' texts
  * (Cellar XHTML) as documents of their own, for the labelled set: each precept is read and
  * labelled like a daily item. The document carries the article's heading as its title and
- * the article's text (its latest wording) as its body; the law's name is left out on purpose,
- * so that an article is labelled by what it says, not by the act it belongs to.
+ * the article's text (its latest wording) as its body, opened by the act's title: an article is
+ * read, and was labelled by hand, as part of its act (the Board's independence in the GDPR is
+ * data protection), so the act's name is part of what it says. It opens the body rather than
+ * standing in the title, where it would outweigh the article's own heading: chosen on the
+ * training part (areas macro F1 0.908 without it, 0.920 in the title, 0.932 in the body).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Paragraph, SourceDocument } from "../documents/types.ts";
-import { parseCellarText } from "../sources/eurlex/cellar.ts";
+import { parseCellarMetadata, parseCellarText } from "../sources/eurlex/cellar.ts";
 
 export interface ArticleUnit {
   /** `BOE-A-2018-16673#a2-4` or `32016R0679#art5`. */
@@ -126,7 +129,12 @@ function articleDocument(
     directoryCodes: [],
     notes: [],
     relations: [],
-    paragraphs: [{ kind: "heading", text: unit.heading }, ...unit.paragraphs],
+    paragraphs: [
+      { kind: "heading", text: unit.heading },
+      // The act's title opens the text, read like any of its words (not as the unit's title).
+      ...(meta.title ? [{ kind: "paragraph" as const, text: meta.title }] : []),
+      ...unit.paragraphs,
+    ],
     provenance: [],
   };
 }
@@ -145,8 +153,12 @@ export function lawArticles(lawId: string, fixture: string, root: string): Map<s
       for (const unit of consolidatedArticles(body, lawId))
         units.set(unit.sourceId, articleDocument(unit, "boe", "es", meta));
     } else {
+      const sparql = path.join(root, `cellar/sparql/${lawId}.json`);
+      const title = existsSync(sparql)
+        ? parseCellarMetadata(readFileSync(sparql, "utf8")).get(lawId)?.titles.en
+        : undefined;
       for (const unit of eurlexArticles(parseCellarText(body), lawId))
-        units.set(unit.sourceId, articleDocument(unit, "eurlex", "en", {}));
+        units.set(unit.sourceId, articleDocument(unit, "eurlex", "en", title ? { title } : {}));
     }
     lawCache.set(key, units);
   }

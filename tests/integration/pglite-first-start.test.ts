@@ -2,7 +2,8 @@
  * A new PGlite cluster is created by a helper process (app/.server/db/client.ts,
  * createClusterApart): initdb inside the WebAssembly module takes about 1 GB for a few seconds,
  * which the server process would otherwise keep. The server then opens the existing cluster.
- * The rest of the suite unpacks clusters from a template (PGLITE_TEMPLATE), so this path is shown here.
+ * The rest of the suite starts clusters from templates (PGLITE_TEMPLATE, PGLITE_TEMPLATE_DIR), so
+ * this path is shown here.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,8 +17,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("a PGlite cluster's first start", () => {
   it("is created by a helper process, then opened and usable, and opened as it is the next time", async () => {
-    const template = process.env.PGLITE_TEMPLATE;
+    const { PGLITE_TEMPLATE: template, PGLITE_TEMPLATE_DIR: templateDir } = process.env;
     delete process.env.PGLITE_TEMPLATE;
+    delete process.env.PGLITE_TEMPLATE_DIR;
     const dir = path.join(root, "db");
     try {
       const peakBefore = process.resourceUsage().maxRSS * 1024;
@@ -39,6 +41,7 @@ describe("a PGlite cluster's first start", () => {
       await again.close();
     } finally {
       if (template) process.env.PGLITE_TEMPLATE = template;
+      if (templateDir) process.env.PGLITE_TEMPLATE_DIR = templateDir;
     }
   }, 120_000);
 });

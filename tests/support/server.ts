@@ -57,8 +57,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     env: {
       PATH: process.env.PATH,
       ...serverEnvironment,
-      // A fresh DATA_DIR/db unpacked from the run's empty cluster (global-setup.ts) instead of initdb.
+      // A fresh DATA_DIR/db copied from the run's migrated cluster, or a database in memory unpacked
+      // from its empty one (global-setup.ts), instead of initdb.
       ...(process.env.PGLITE_TEMPLATE ? { PGLITE_TEMPLATE: process.env.PGLITE_TEMPLATE } : {}),
+      ...(process.env.PGLITE_TEMPLATE_DIR ? { PGLITE_TEMPLATE_DIR: process.env.PGLITE_TEMPLATE_DIR } : {}),
       HOME: process.env.HOME,
       NODE_ENV: options.dev ? "development" : "production",
       HOST: "127.0.0.1",

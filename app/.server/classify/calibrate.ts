@@ -82,7 +82,7 @@ export const SECOND_GRID = CALIBRATION_GRID.filter((v) => v >= 0.5);
 /**
  * Thresholds per area that the training part's cross-validated evidence supports best:
  * first each area's threshold with the second place at threshold + SECONDARY_MARGIN, then
- * each area's second-place threshold on its own.
+ * each area's second-place threshold on its own, never below its first-place one.
  */
 export function calibrateThresholds(
   evidence: readonly EvidenceResult[],
@@ -92,14 +92,18 @@ export function calibrateThresholds(
   const areas = [...new Set(gold.flat())].sort();
   const first: Partial<Record<AreaId, number>> = Object.fromEntries(areas.map((a) => [a, AREA_THRESHOLD]));
   const second: Partial<Record<AreaId, number>> = {};
-  const ascend = (table: Partial<Record<AreaId, number>>, grid: readonly number[]) => {
+  const ascend = (
+    table: Partial<Record<AreaId, number>>,
+    grid: readonly number[],
+    floor: (area: AreaId) => number = () => 0,
+  ) => {
     let best = objective(evidence, gold, { first, second });
     for (let round = 0; round < rounds; round++) {
       let moved = false;
       for (const area of areas) {
         const start = table[area];
         for (const value of grid) {
-          if (value === table[area]) continue;
+          if (value === table[area] || value < floor(area)) continue;
           const previous = table[area];
           table[area] = value;
           const score = objective(evidence, gold, { first, second });
@@ -116,6 +120,9 @@ export function calibrateThresholds(
   };
   ascend(first, FIRST_GRID);
   for (const area of areas) second[area] = Math.round(((first[area] ?? AREA_THRESHOLD) + SECONDARY_MARGIN) * 100) / 100;
-  ascend(second, SECOND_GRID);
+  // A second or third area never needs less evidence than a first one: without this floor the
+  // search once set securities to 0.6 first and 0.5 second, and a regulation on electronic
+  // identification then took securities as its second area.
+  ascend(second, SECOND_GRID, (area) => first[area] ?? AREA_THRESHOLD);
   return { first, second };
 }

@@ -3,10 +3,23 @@ import { defineConfig } from "vitest/config";
 /** Integration tests that add a source or channel to the registries at run time. */
 const registryFiles = ["tests/integration/sources-plugin.test.ts", "tests/integration/channels-registry.test.ts"];
 
+/** What both integration projects share (they run in one group, so one number of workers). */
+const integration = {
+  // These files mostly wait (servers starting, jobs, timers, SMTP and HTTP peers): with three
+  // at a time a 2-core machine was busy 131 % of 200 % (measured with /usr/bin/time over a
+  // whole run), so four; one at a time (the default there) took ~21 minutes.
+  maxWorkers: 4,
+  sequence: { groupOrder: 1 },
+  // Several tests start servers or run the operator commands as processes: a minute each.
+  testTimeout: 60_000,
+  hookTimeout: 90_000,
+  setupFiles: ["tests/support/fail-on-console-error.ts"],
+};
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    // One empty PGlite cluster per run that new databases are unpacked from (faster than initdb).
+    // PGlite templates made once per run that new databases start from (faster than initdb).
     globalSetup: ["tests/support/global-setup.ts"],
     projects: [
       {
@@ -32,19 +45,11 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           exclude: registryFiles,
-          // These files mostly wait (servers starting, jobs, timers, SMTP and HTTP peers): with three
-          // at a time a 2-core machine was busy 131 % of 200 % (measured with /usr/bin/time over a
-          // whole run), so four; one at a time (the default there) took ~21 minutes.
-          maxWorkers: 4,
+          ...integration,
           // Each worker imports the app once for all its files, as in the unit layer: isolated, each
-          // of the 66 files imported it again (the layer in a whole run: 756 s isolated, 536 s shared). The
-          // files here mock no module and restore what they change in process.env.
+          // of the 66 files imported it again (the layer in a whole run: 756 s isolated, 536 s
+          // shared). The files here mock no module and restore what they change in process.env.
           isolate: false,
-          sequence: { groupOrder: 1 },
-          // Several tests start servers or run the operator commands as processes: a minute each.
-          testTimeout: 60_000,
-          hookTimeout: 90_000,
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
         },
       },
       {
@@ -54,12 +59,7 @@ export default defineConfig({
           // they load (the API's source enums): they need a module graph of their own.
           name: "integration-isolated",
           include: registryFiles,
-          // Runs beside the layer above, in its pool (same group, same number of workers).
-          maxWorkers: 4,
-          sequence: { groupOrder: 1 },
-          testTimeout: 60_000,
-          hookTimeout: 90_000,
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          ...integration,
         },
       },
       {

@@ -7,8 +7,20 @@
  * and a 60 s load test, the peak fell from 213-215 MB (young generation bounded
  * at 4 MB) to 185-191 MB; cached pages are served as fast, a contact request on
  * PGlite costs about a quarter more (370 -> 280 accepted/s). docs/decisions/0006.
+ *
+ * `--no-allocation-site-pretenuring`: V8 may decide, from the first collections under load, to
+ * allocate some sites' objects directly in the old generation. Per-request objects then lived
+ * until a full collection and kept young ones alive with them: about one server process in
+ * five settled, for its whole life, at 7-8 full collections a second and half the requests per
+ * second (57-99 µs of CPU per cached page instead of 22-24). With this flag, none of 17
+ * processes did (22-28 µs); the PostgreSQL peak was 197 MB against 201 MB without it, in
+ * back-to-back runs (docs/performance.md, 26 November 2026).
  */
-export const serverNodeFlags = ["--max-old-space-size=192", "--optimize-for-size"] as const;
+export const serverNodeFlags = [
+  "--max-old-space-size=192",
+  "--optimize-for-size",
+  "--no-allocation-site-pretenuring",
+] as const;
 
 /**
  * Environment the server starts with, beside the flags: glibc's malloc keeps up to eight arenas

@@ -11,4 +11,9 @@ describe("server runtime flags", () => {
     expect(pkg.scripts.serve).toBe(expected);
     expect(pkg.scripts.start.endsWith(`&& ${expected}`)).toBe(true);
   });
+
+  it("are the ones the memory benchmark measures the app with", () => {
+    const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, "../package.json"), "utf8"));
+    expect(pkg.scripts["bench:memory"]).toBe(`node --expose-gc ${serverNodeFlags.join(" ")} scripts/bench-memory.ts`);
+  });
 });

@@ -150,7 +150,10 @@ function varyHeaders(value: string | string[] | undefined): string[] | undefined
 }
 
 function variantKey(url: string, vary: string[], requestHeaders: RequestHeaders): string {
-  return [url, ...vary.map((name) => headerValue(requestHeaders[name]))].join("\n");
+  // Built without intermediate arrays: the hot path asks for it on every cached request.
+  let key = url;
+  for (const name of vary) key += `\n${headerValue(requestHeaders[name])}`;
+  return key;
 }
 
 const inlineScript = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;

@@ -48,7 +48,7 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
   const { config } = app;
   const staticFiles = options.clientDir ? loadStaticFiles(options.clientDir) : new Map<string, StaticFile>();
   const security: SecurityOptions = { https: config.siteUrl.startsWith("https:") };
-  const baseHeaders = flattenHeaders(baseSecurityHeaders(security));
+  const securityHeaders = flattenHeaders(baseSecurityHeaders(security));
   const origin = new URL(config.siteUrl).origin;
   const pageCacheTtlMs = options.pageCacheTtlMs ?? 1000;
   const pageCache = createPageCache(pageCacheTtlMs);
@@ -86,41 +86,32 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
    * Answers what needs no waiting (limits, redirects, static files, fresh cached pages)
    * synchronously, the hot path; returns the promise of the rest.
    */
-  function handle(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
-    const started = performance.now();
-    const requestId = `${instanceId}-${(++requestCount).toString(36)}`;
-    let requestLog: Logger | undefined;
-    const getLog = () => {
-      requestLog ??= log.child({ reqId: requestId });
-      return requestLog;
-    };
+  function handle(req: IncomingMessage, res: ServerResponse, lead: Lead, requestId: string): Promise<void> | undefined {
     const rawUrl = req.url ?? "/";
     // One line per request, with the request id as its own field: no child logger per request.
-    if (logRequests) res.once("finish", () => logRequest(req, res, requestId, rawUrl, started));
-    // Every answer's own headers follow these in one writeHead (no setHeader: Node's fast path).
-    const common = options.isShuttingDown?.()
-      ? [...baseHeaders, "X-Request-Id", requestId, "Connection", "close"]
-      : [...baseHeaders, "X-Request-Id", requestId];
-    responseHeaders.set(res, common);
+    if (logRequests) {
+      const started = performance.now();
+      res.once("finish", () => logRequest(req, res, requestId, rawUrl, started));
+    }
 
     if (rawUrl.length > limits.maxUrlLength) {
-      sendText(res, 414, "URI Too Long");
+      sendText(res, lead, 414, "URI Too Long");
       return;
     }
     // Origin-form only ("/path?query"): no absolute URLs, no "//host" or "\\host" that a
     // redirect or a URL parser could turn into another site.
-    if (!rawUrl.startsWith("/") || /^[/\\]{2}|\\/.test(rawUrl.split("?")[0] ?? "")) {
-      sendText(res, 400, "Bad Request");
+    const queryAt = rawUrl.indexOf("?");
+    const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
+    if (!pathname.startsWith("/") || /^[/\\]{2}|\\/.test(pathname)) {
+      sendText(res, lead, 400, "Bad Request");
       return;
     }
     const method = req.method ?? "GET";
-    const queryAt = rawUrl.indexOf("?");
-    const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
 
     if ((method === "GET" || method === "HEAD") && pathname.length > 1 && pathname.endsWith("/")) {
       // One URL per page: drop trailing slashes (and never redirect to another host via "//").
       const target = `/${pathname.replace(/\/+$/, "").slice(1)}${queryAt < 0 ? "" : rawUrl.slice(queryAt)}`;
-      writeHead(res, 308, { location: target, "content-length": "0" });
+      writeHead(res, lead, 308, { location: target, "content-length": "0" });
       res.end();
       return;
     }
@@ -128,15 +119,15 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     if (method === "GET" || method === "HEAD") {
       const file = staticFiles.get(pathname);
       if (file) {
-        sendStatic(req, res, file);
+        sendStatic(req, res, lead, file);
         return;
       }
     }
     const secure = isSecureRequest(req, config.trustProxy);
     const cacheKey = mayUseCache(req, method, pathname) ? `${secure ? "https" : "http"} ${rawUrl}` : undefined;
     const cached = cacheKey === undefined ? undefined : pageCache.peek(cacheKey, req.headers);
-    if (cached) return sendPage(req, res, cached);
-    return handleDynamic(req, res, { method, pathname, secure, cacheKey, requestId, getLog });
+    if (cached) return sendPage(req, res, lead, cached);
+    return handleDynamic(req, res, lead, { method, pathname, secure, cacheKey, requestId });
   }
 
   interface Pending {
@@ -146,15 +137,15 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     /** Set when the page cache may answer this request. */
     cacheKey: string | undefined;
     requestId: string;
-    getLog: () => Logger;
   }
 
-  async function handleDynamic(req: IncomingMessage, res: ServerResponse, pending: Pending): Promise<void> {
-    const { method, pathname, secure, cacheKey, requestId, getLog } = pending;
+  async function handleDynamic(req: IncomingMessage, res: ServerResponse, lead: Lead, pending: Pending): Promise<void> {
+    const { method, pathname, secure, cacheKey, requestId } = pending;
     if (pathname === "/healthz" && (method === "GET" || method === "HEAD")) {
       const ready = await isReady().catch(() => false);
       return sendJson(
         res,
+        lead,
         ready ? 200 : 503,
         { status: ready ? "ok" : "unavailable" },
         { "cache-control": "no-store" },
@@ -164,33 +155,39 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     if (options.middleware && (await passedOn(options.middleware, req, res))) return;
 
     if (!isSafeMethod(method) && !isAllowedOrigin(req, origin)) {
-      return sendJson(res, 403, { statusCode: 403, statusMessage: "Forbidden: cross-origin request" });
+      return sendJson(res, lead, 403, { statusCode: 403, statusMessage: "Forbidden: cross-origin request" });
     }
 
     const declaredLength = Number(req.headers["content-length"] ?? 0);
     if (declaredLength > limits.maxBodyBytes) {
-      return sendJson(res, 413, { statusCode: 413, statusMessage: "Payload Too Large" }, { connection: "close" });
+      return sendJson(res, lead, 413, { statusCode: 413, statusMessage: "Payload Too Large" }, { connection: "close" });
     }
 
-    const client = () => ({ requestId, address: clientAddress(req, config.trustProxy), secure, log: getLog() });
+    const client = () => ({
+      requestId,
+      address: clientAddress(req, config.trustProxy),
+      secure,
+      log: log.child({ reqId: requestId }),
+    });
     if (cacheKey === undefined) {
       const response = await app.handle(toFetchRequest(req, res, origin), client());
       // Server-Sent Events (/app/events) are streamed as they come, never buffered, compressed or cached.
-      if (response.headers.get("content-type")?.startsWith("text/event-stream")) return streamEvents(res, response);
-      return sendPage(req, res, await materialize(response, pathname));
+      if (response.headers.get("content-type")?.startsWith("text/event-stream"))
+        return streamEvents(res, lead, response);
+      return sendPage(req, res, lead, await materialize(response, pathname));
     }
     const render = async () => materialize(await app.handle(toFetchRequest(req, res, origin), client()), pathname);
-    await sendPage(req, res, await pageCache.get(cacheKey, req.headers, render));
+    await sendPage(req, res, lead, await pageCache.get(cacheKey, req.headers, render));
   }
 
   /** Writes an event stream chunk by chunk until it ends or the client goes. */
-  async function streamEvents(res: ServerResponse, response: Response): Promise<void> {
+  async function streamEvents(res: ServerResponse, lead: Lead, response: Response): Promise<void> {
     const headers: HeaderMap = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
     headers["cache-control"] = "no-store";
-    writeHead(res, response.status, headers);
+    writeHead(res, lead, response.status, headers);
     res.flushHeaders();
     if (!response.body || res.req.method === "HEAD") {
       void response.body?.cancel().catch(() => {});
@@ -229,11 +226,16 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     return { status: response.status, headers, body, etag };
   }
 
-  function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage): Promise<void> | undefined {
+  function sendPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    lead: Lead,
+    page: RenderedPage,
+  ): Promise<void> | undefined {
     if (page.status === 200 && page.etag && req.headers["if-none-match"] === page.etag) {
       const headers: HeaderMap = { ...page.headers };
       delete headers["content-type"];
-      writeHead(res, 304, headers);
+      writeHead(res, lead, 304, headers);
       res.end();
       return;
     }
@@ -250,21 +252,25 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
         flattenedPages.set(page, variants);
       }
       const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
-      const head = responseHeaders.get(res) ?? [...baseHeaders];
-      for (const item of variants[encoding]) head.push(item);
-      res.writeHead(page.status, head);
+      res.writeHead(page.status, securityHeaders.concat(lead, variants[encoding]));
       res.end(req.method === "HEAD" ? undefined : body);
       return;
     }
-    return sendRendered(req, res, page, encoding);
+    return sendRendered(req, res, lead, page, encoding);
   }
 
-  async function sendRendered(req: IncomingMessage, res: ServerResponse, page: RenderedPage, encoding: Encoding) {
+  async function sendRendered(
+    req: IncomingMessage,
+    res: ServerResponse,
+    lead: Lead,
+    page: RenderedPage,
+    encoding: Encoding,
+  ) {
     let body = page.body;
     const contentType = page.headers["content-type"];
     const compressible = isCompressible(typeof contentType === "string" ? contentType : undefined, body.length);
     if (compressible && encoding !== "identity") body = await compress(body, encoding);
-    writeHead(res, page.status, pageHeaders(page, compressible ? encoding : undefined, body));
+    writeHead(res, lead, page.status, pageHeaders(page, compressible ? encoding : undefined, body));
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
@@ -279,6 +285,63 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     return headers;
   }
 
+  function failed(req: IncomingMessage, res: ServerResponse, lead: Lead, error: unknown): void {
+    log.error({ err: error, method: req.method, url: req.url?.slice(0, 300) }, "request failed");
+    if (!res.headersSent) sendJson(res, lead, 500, { statusCode: 500, statusMessage: "Internal Server Error" });
+    else res.destroy();
+  }
+
+  /** One writeHead (no setHeader: Node's fast path): the security headers, the request's lead, then the answer's own. */
+  function writeHead(res: ServerResponse, lead: Lead, status: number, headers: HeaderMap): void {
+    res.writeHead(status, securityHeaders.concat(lead, flattenHeaders(headers)));
+  }
+
+  function sendStatic(req: IncomingMessage, res: ServerResponse, lead: Lead, file: StaticFile): void {
+    const headers: HeaderMap = {
+      "content-type": file.contentType,
+      "cache-control": file.cacheControl,
+      etag: file.etag,
+    };
+    if (req.headers["if-none-match"] === file.etag) {
+      writeHead(res, lead, 304, headers);
+      res.end();
+      return;
+    }
+    let body = file.body;
+    if (file.br || file.gzip) {
+      headers.vary = "Accept-Encoding";
+      const encoding = pickEncoding(req.headers["accept-encoding"]);
+      if (encoding === "br" && file.br) {
+        body = file.br;
+        headers["content-encoding"] = "br";
+      } else if (encoding !== "identity" && file.gzip) {
+        body = file.gzip;
+        headers["content-encoding"] = "gzip";
+      }
+    }
+    headers["content-length"] = String(body.length);
+    writeHead(res, lead, 200, headers);
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  function sendJson(res: ServerResponse, lead: Lead, status: number, body: unknown, extra: HeaderMap = {}): void {
+    const payload = JSON.stringify(body);
+    writeHead(res, lead, status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(Buffer.byteLength(payload)),
+      ...extra,
+    });
+    res.end(payload);
+  }
+
+  function sendText(res: ServerResponse, lead: Lead, status: number, text: string): void {
+    writeHead(res, lead, status, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": String(Buffer.byteLength(text)),
+    });
+    res.end(text);
+  }
+
   const server = http.createServer(
     {
       // Slow clients cannot hold a connection open: whole request within 15 s, headers within 10 s.
@@ -290,20 +353,21 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
       connectionsCheckingInterval: 1_000,
     },
     (req, res) => {
-      const failed = (error: unknown) => {
-        log.error({ err: error, method: req.method, url: req.url?.slice(0, 300) }, "request failed");
-        if (!res.headersSent) sendJson(res, 500, { statusCode: 500, statusMessage: "Internal Server Error" });
-        else res.destroy();
-      };
+      const requestId = `${instanceId}-${(++requestCount).toString(36)}`;
+      const lead: Lead = options.isShuttingDown?.()
+        ? ["X-Request-Id", requestId, "Connection", "close"]
+        : ["X-Request-Id", requestId];
       let pending: Promise<void> | undefined;
       try {
-        pending = handle(req, res);
+        pending = handle(req, res, lead, requestId);
       } catch (error) {
-        failed(error);
+        failed(req, res, lead, error);
       }
       // Only answers that wait are tracked for a graceful shutdown; the rest are already sent.
       if (!pending) return;
-      const work = pending.catch(failed).finally(() => inFlight.delete(work));
+      const work = pending
+        .catch((error: unknown) => failed(req, res, lead, error))
+        .finally(() => inFlight.delete(work));
       inFlight.add(work);
     },
   ) as SiteServer;
@@ -321,8 +385,13 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
   return server;
 }
 
-/** Per response, the headers every answer starts with (security headers, request id). */
-const responseHeaders = new WeakMap<ServerResponse, string[]>();
+/**
+ * Per request, what every answer carries after the security headers: its request id, and
+ * `Connection: close` once shutdown has begun. Passed along rather than kept per response
+ * in a WeakMap: on the cached-page path the map's upkeep cost about half a microsecond per
+ * request (docs/performance.md, 26 November 2026).
+ */
+type Lead = string[];
 const flattenedPages = new WeakMap<RenderedPage, Record<Encoding, string[]>>();
 
 function flattenHeaders(headers: HeaderMap): string[] {
@@ -332,11 +401,6 @@ function flattenHeaders(headers: HeaderMap): string[] {
     else flat.push(name, value);
   }
   return flat;
-}
-
-/** One writeHead with the response's common headers first, then its own. */
-function writeHead(res: ServerResponse, status: number, headers: HeaderMap): void {
-  res.writeHead(status, [...(responseHeaders.get(res) ?? []), ...flattenHeaders(headers)]);
 }
 
 /** Resolves true when the middleware answered the request, false when it passed it on. */
@@ -442,30 +506,6 @@ function limitBody(req: IncomingMessage, maxBytes: number): Readable {
   return Readable.from(limited(req), { objectMode: false });
 }
 
-function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
-  const headers: HeaderMap = { "content-type": file.contentType, "cache-control": file.cacheControl, etag: file.etag };
-  if (req.headers["if-none-match"] === file.etag) {
-    writeHead(res, 304, headers);
-    res.end();
-    return;
-  }
-  let body = file.body;
-  if (file.br || file.gzip) {
-    headers.vary = "Accept-Encoding";
-    const encoding = pickEncoding(req.headers["accept-encoding"]);
-    if (encoding === "br" && file.br) {
-      body = file.br;
-      headers["content-encoding"] = "br";
-    } else if (encoding !== "identity" && file.gzip) {
-      body = file.gzip;
-      headers["content-encoding"] = "gzip";
-    }
-  }
-  headers["content-length"] = String(body.length);
-  writeHead(res, 200, headers);
-  res.end(req.method === "HEAD" ? undefined : body);
-}
-
 function appendVary(existing: string | string[] | undefined, value: string): string {
   const current = Array.isArray(existing) ? existing.join(", ") : (existing ?? "");
   if (
@@ -476,22 +516,4 @@ function appendVary(existing: string | string[] | undefined, value: string): str
   )
     return current;
   return current ? `${current}, ${value}` : value;
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, extra: HeaderMap = {}): void {
-  const payload = JSON.stringify(body);
-  writeHead(res, status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": String(Buffer.byteLength(payload)),
-    ...extra,
-  });
-  res.end(payload);
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  writeHead(res, status, {
-    "content-type": "text/plain; charset=utf-8",
-    "content-length": String(Buffer.byteLength(text)),
-  });
-  res.end(text);
 }

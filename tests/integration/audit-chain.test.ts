@@ -8,14 +8,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "../../app/.server/api/tokens.ts";
 import { signAnchor } from "../../app/.server/audit/head.ts";
 import { setAuditSecret } from "../../app/.server/audit/ip-hash.ts";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import { recordAudit } from "../../app/.server/audit/record.ts";
 import { purgeAuditEvents } from "../../app/.server/audit/retention.ts";
-import { verifyAuditChain } from "../../app/.server/audit/verify.ts";
+import { setAuditRetentionDays, verifyAuditChain } from "../../app/.server/audit/verify.ts";
 import { verifyAllAuditChains } from "../../app/.server/audit/verify-all.ts";
 import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
@@ -24,7 +24,13 @@ import { databaseTargets } from "../support/postgres.ts";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const auditSecret = "audit-chain-test-secret-0123456789abcdef";
-setAuditSecret(auditSecret);
+// The integration files of a worker share their modules (vitest.config.ts, isolate: false): a file
+// that started services before this one set the process's audit secret and retention days (a
+// whole run once failed four tests here that pass alone). Each test starts from this file's own.
+beforeEach(() => {
+  setAuditSecret(auditSecret);
+  setAuditRetentionDays(undefined);
+});
 const organizations = ["org-north", "org-south", "org-east"];
 const actions = [
   "auth.sign_in",

@@ -26,8 +26,11 @@ export interface ChainVerification {
 
 let retentionDays: number | undefined;
 
-/** Set once at start (AUDIT_RETENTION_DAYS): an anchor newer than the cut-off is refused. */
-export function setAuditRetentionDays(days: number): void {
+/**
+ * Set once at start (AUDIT_RETENTION_DAYS): an anchor newer than the cut-off is refused.
+ * Undefined (a process where no server started) checks no cut-off unless a caller passes one.
+ */
+export function setAuditRetentionDays(days: number | undefined): void {
   retentionDays = days;
 }
 

@@ -6,10 +6,9 @@
  * handler is not mounted: every call, the passkey ceremonies' included, goes through ./service.ts
  * so that nothing reaches the library around the lockout, the limits and the audit trail.
  */
-
-import { drizzleAdapter } from "@better-auth/drizzle-adapter";
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "@better-auth/drizzle-adapter";
 import { admin, organization, twoFactor } from "better-auth/plugins";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";

@@ -27,11 +27,6 @@ export default defineConfig(({ isSsrBuild }) => ({
   // characters were), V8 holds it one byte a character: 2.3 MB instead of 4.8 MB.
   environments: {
     ssr: {
-      // drizzle-orm's package.json declares 447 exports (179 KB), and Node read it again for each
-      // of the 444 drizzle modules it resolved at start (the app's, and better-auth's adapter's):
-      // 415 ms of resolving in a 2.3 s start. Bundled with the adapter (one copy of drizzle), they
-      // are resolved at build time (docs/performance.md, 26 November 2026).
-      resolve: { noExternal: ["drizzle-orm", "@better-auth/drizzle-adapter"] },
       build: {
         rolldownOptions: {
           input: "./app/.server/app.ts",

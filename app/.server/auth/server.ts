@@ -8,7 +8,7 @@
  */
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
-import { drizzleAdapter } from "@better-auth/drizzle-adapter";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, organization, twoFactor } from "better-auth/plugins";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";

@@ -207,6 +207,33 @@ describe("business areas without a recorded document", () => {
     }
   });
 
+  it("reaches consumer from competition law, which no recorded document names", () => {
+    // "Consumo y competencia": the area's second half has its own institutions in each language.
+    const cases = [
+      [
+        "Resolución de la CNMC en el expediente por abuso de posición dominante en la distribución de carburantes.",
+        "es",
+      ],
+      ["Real Decreto por el que se regula el control de concentraciones económicas.", "es"],
+      ["Resolución sancionadora por conductas colusorias en licitaciones de obra pública.", "es"],
+      ["Commission Decision on a cartel in the market for automotive parts.", "en"],
+      ["Regulation on the control of concentrations and merger control procedures.", "en"],
+      ["Decision finding an abuse of a dominant position in online search.", "en"],
+    ] as const;
+    for (const [text, language] of cases) {
+      const result = classify(titled(text, language));
+      expect(
+        result.areas.map((a) => a.id),
+        `${language}: ${text}`,
+      ).toContain("consumer");
+    }
+    // "autoridades competentes" (the authorities that have competence) is not competition law.
+    const competent = classify(
+      titled("Orden por la que se designan las autoridades competentes en materia de sanidad vegetal.", "es"),
+    );
+    expect(competent.areas.map((a) => a.id)).not.toContain("consumer");
+  });
+
   it("leaves out the taxonomy words that mean something else in legal texts", () => {
     // "impuesta" (imposed) is not a tax, "Fiscal" here is the public prosecutor.
     const sanction = classify(

@@ -7,7 +7,7 @@
  * Each trial: the replay serves nothing for today (404), then "publishes" a recorded day
  * (2018-12-06, 55 documents) as today's summary at a random moment (uniform over one watch
  * interval, so the watch's phase is random); the server's watch finds it on its next check
- * (a conditional request every BOE_WATCH_SECONDS, 30 by default), ingests the day at the
+ * (a conditional request every BOE_WATCH_SECONDS, 15 by default), ingests the day at the
  * sources' pace (2 requests per second per source), and every document reaches the profile
  * (no filters: every document alerts) on the page and the webhook. Measured per document:
  * publication → SSE event, publication → webhook POST received; and per trial the first
@@ -15,7 +15,7 @@
  * publication brings new documents again. Nothing is sped up: the watch interval and the
  * pacing are the production ones unless --watch-seconds says otherwise (printed).
  * A benchmark, not a test: figures vary with the machine's load.
- * Usage: npm run bench:publication [-- --trials 3 --watch-seconds 30 --day 2018-12-06]
+ * Usage: npm run bench:publication [-- --trials 3 --watch-seconds 15 --day 2018-12-06]
  */
 process.env.NODE_ENV = "production";
 const { parseArgs } = await import("node:util");
@@ -27,11 +27,12 @@ const { setupOwnerOverHttp } = await import("../tests/support/http-session.ts");
 const { startInProcessServer } = await import("../tests/support/in-process-server.ts");
 const { startReplayProcess } = await import("../tests/support/replay-process.ts");
 const { madridDate } = await import("../app/lib/madrid-date.ts");
+const { BOE_WATCH_SECONDS_DEFAULT } = await import("../app/.server/sources/boe/config.ts");
 
 const { values: args } = parseArgs({
   options: {
     trials: { type: "string", default: "3" },
-    "watch-seconds": { type: "string", default: "30" },
+    "watch-seconds": { type: "string", default: String(BOE_WATCH_SECONDS_DEFAULT) },
     day: { type: "string", default: "2018-12-06" },
     "trial-timeout": { type: "string", default: "180" },
   },
@@ -128,7 +129,7 @@ try {
   const checks = boeRequests.filter((r) => r.path.startsWith("/datosabiertos/"));
   const { busiestWindow } = await import("../app/.server/sources/replay.ts");
   lines.push(
-    `PGlite, 1 instance, watch every ${watchSeconds} s${watchSeconds === 30 ? "" : " (NOT the default 30 s)"}, day ${args.day} (${expected} documents), ${trials} publications at random moments:`,
+    `PGlite, 1 instance, watch every ${watchSeconds} s${watchSeconds === BOE_WATCH_SECONDS_DEFAULT ? "" : ` (NOT the default ${BOE_WATCH_SECONDS_DEFAULT} s)`}, day ${args.day} (${expected} documents), ${trials} publications at random moments:`,
     `publication → SSE event (per document, n=${toSse.length}): p50 ${s(percentile(toSse, 50))}, p95 ${s(percentile(toSse, 95))}; first document of each publication: p50 ${s(percentile(firstSse, 50))}, p95 ${s(percentile(firstSse, 95))}`,
     `publication → webhook received (per document, n=${toHook.length}): p50 ${s(percentile(toHook, 50))}, p95 ${s(percentile(toHook, 95))}; first document: p50 ${s(percentile(firstHook, 50))}, p95 ${s(percentile(firstHook, 95))}`,
     `politeness: ${boeRequests.length} BOE requests, at most ${busiestWindow(log, "boe").count} in one second; ${checks.length} summary checks, ${checks.filter((r) => r.status === 304).length} answered 304, ${checks.filter((r) => r.status === 404).length} 404 (not yet published)`,

@@ -1,7 +1,7 @@
 /**
  * The BOE's poll plan. Schedules in Europe/Madrid: hourly, and in its publication window
  * (BOE_WATCH_WINDOW, default Monday to Saturday 07:00-10:00) today's summary is watched every
- * BOE_WATCH_SECONDS (default 30) with conditional requests: a summary still at the version
+ * BOE_WATCH_SECONDS (default 15) with conditional requests: a summary still at the version
  * last ingested costs the source a 304 and nothing else (with the watch off, the window's poll
  * is every INGEST_INTERVAL_SECONDS, rounded to minutes, as before).
  * Today first: at start today's issue is ingested, then INGEST_SINCE's missing days are

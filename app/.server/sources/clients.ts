@@ -187,6 +187,42 @@ SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype 
         provenance: provenanceOf(payload, CELLAR_METADATA_PARSER),
       };
     },
+    /**
+     * The EuroVoc concepts and directory codes of up to 100 CELEX numbers, with their Spanish
+     * and English labels: a query of its own, so that an answer Cellar refuses or times out
+     * costs the acts their subjects, not their facts (ingest.ts stores them without).
+     */
+    async cellarSubjects(celexNumbers: string[]): Promise<Parsed<Map<string, EurlexMetadata>>> {
+      const values = celexNumbers
+        .filter((c) => /^[0-9CE][0-9A-Z()_-]+$/.test(c))
+        .map((c) => `"${c}"^^xsd:string`)
+        .join(" ");
+      // Two UNION branches: one row per concept or code and label, not their product.
+      const query = `PREFIX cdm: <http://publications.europa.eu/ontology/cdm#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+SELECT DISTINCT ?celex ?eurovoc ?eurovocLabel ?directory ?directoryLabel WHERE {
+  VALUES ?celex { ${values} }
+  ?work cdm:resource_legal_id_celex ?celex .
+  {
+    ?work cdm:work_is_about_concept_eurovoc ?eurovoc .
+    OPTIONAL { ?eurovoc skos:prefLabel ?eurovocLabel . FILTER(lang(?eurovocLabel) IN ("es", "en")) }
+  } UNION {
+    ?work cdm:resource_legal_is_about_concept_directory-code ?directory .
+    OPTIONAL { ?directory skos:prefLabel ?directoryLabel . FILTER(lang(?directoryLabel) IN ("es", "en")) }
+  }
+}`;
+      const payload = await cellarHttp.request(urls.cellarSparqlUrl, {
+        method: "POST",
+        headers: { "content-type": "application/sparql-query", accept: "application/sparql-results+json" },
+        body: query,
+      });
+      notFound(payload);
+      return {
+        value: parseAt(urls.cellarSparqlUrl, () => parseCellarMetadata(payload.body)),
+        provenance: provenanceOf(payload, CELLAR_METADATA_PARSER),
+      };
+    },
     /** The act's XHTML text, Spanish first, English as fallback; null when neither exists. */
     async cellarText(celex: string) {
       for (const [lang, language] of [

@@ -348,6 +348,17 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
       }
       continue;
     }
+    // EuroVoc concepts and directory codes (decision 0118): without them an act is still stored,
+    // classified on its title and text.
+    let subjects: Awaited<ReturnType<SourceClients["cellarSubjects"]>> | undefined;
+    try {
+      subjects = await deps.clients.cellarSubjects(batch.map((e) => e.celex as string));
+    } catch (error) {
+      deps.log.warn(
+        { source: "eurlex", url: errorUrl(error) ?? "SPARQL", error: describe(error), acts: batch.length },
+        "EUR-Lex: no EuroVoc concepts or directory codes for these acts; stored without them",
+      );
+    }
     await pool(batch, deps.concurrency ?? 2, async (entry) => {
       const celex = entry.celex as string;
       const key = `eurlex:doc:${celex}`;
@@ -358,10 +369,17 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
       }
       let done = false;
       try {
-        const meta = metadata.value.get(celex);
-        if (!meta) throw new SourceParseError("cellar-sparql@1", `no metadata for ${celex}`);
+        const facts = metadata.value.get(celex);
+        if (!facts) throw new SourceParseError("cellar-sparql@1", `no metadata for ${celex}`);
+        const about = subjects?.value.get(celex);
+        const meta = about ? { ...facts, eurovoc: about.eurovoc, directoryCodes: about.directoryCodes } : facts;
         const text = await deps.clients.cellarText(celex);
-        const provenance = [feed.provenance, metadata.provenance, ...(text ? [text.provenance] : [])];
+        const provenance = [
+          feed.provenance,
+          metadata.provenance,
+          ...(subjects ? [subjects.provenance] : []),
+          ...(text ? [text.provenance] : []),
+        ];
         const doc = toEurlexDocument(meta, text?.paragraphs ?? [], provenance, {
           textLanguage: text?.language ?? "en",
           ...(entry.publishedOn ? { publishedOn: entry.publishedOn } : {}),

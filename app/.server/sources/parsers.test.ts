@@ -107,6 +107,40 @@ describe("every recorded payload parses", () => {
     const gdpr = parseCellarMetadata(read("cellar/sparql/32016R0679.json")).get("32016R0679");
     expect(gdpr?.entryForce).toEqual(["2016-05-24", "2018-05-25"]);
     expect(gdpr?.authors.map((a) => a.code).sort()).toEqual(["CONSIL", "EP"]);
+    // The recordings carry no subjects: none is made up.
+    expect(gdpr?.eurovoc).toEqual([]);
+    expect(gdpr?.directoryCodes).toEqual([]);
+  });
+
+  it("EuroVoc concepts and directory codes: once each, with the Spanish label first", () => {
+    const celex = { type: "literal", value: "32016R0679" };
+    const concept = (id: string, value?: string, lang?: string) => ({
+      celex,
+      eurovoc: { type: "uri", value: `http://eurovoc.europa.eu/${id}` },
+      ...(value ? { eurovocLabel: { type: "literal", value, ...(lang ? { "xml:lang": lang } : {}) } } : {}),
+    });
+    const json = JSON.stringify({
+      results: {
+        bindings: [
+          concept("5595", "personal data", "en"),
+          concept("5595", "datos personales", "es"),
+          concept("5595", "personal data", "en"),
+          concept("c_6e3b1e9e"),
+          concept("bad id/../x?y", "x", "en"),
+          {
+            celex,
+            directory: { type: "uri", value: "http://publications.europa.eu/resource/authority/fd_555/1320" },
+            directoryLabel: { type: "literal", "xml:lang": "en", value: "Information technology" },
+          },
+        ],
+      },
+    });
+    const meta = parseCellarMetadata(json).get("32016R0679");
+    expect(meta?.eurovoc).toEqual([
+      { code: "5595", label: "datos personales" },
+      { code: "c_6e3b1e9e", label: "c_6e3b1e9e" },
+    ]);
+    expect(meta?.directoryCodes).toEqual([{ code: "1320", label: "Information technology" }]);
   });
 });
 

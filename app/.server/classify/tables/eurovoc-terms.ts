@@ -274,6 +274,15 @@ export const eurovocTerms: { area: AreaId; terms: string[] }[] = [
       "consumer",
 
       "competition",
+      // Competition law's concepts (the microthesaurus "competition"), as the keyword rule.
+      "posicion dominante",
+      "dominant position",
+      "cartel",
+      "entente",
+      "ententes",
+      "restrictive practices",
+      "clausula abusiva",
+      "unfair terms",
       "practica comercial",
       "commercial practice",
       "ayuda de estado",

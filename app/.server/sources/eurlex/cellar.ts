@@ -1,7 +1,10 @@
 /**
  * Cellar payloads → records. `parseCellarMetadata` reads SPARQL-JSON results whose variables
  * are celex, eli, title, date, entryForce, endValidity, force, rtype, author (one binding per
- * combination of values: values repeat across bindings and are merged per CELEX);
+ * combination of values: values repeat across bindings and are merged per CELEX), and the
+ * act's subjects when the query asked for them: eurovoc and eurovocLabel (the concept and its
+ * Spanish or English label), directory and directoryLabel (its directory codes; the recorded
+ * results have none of these, so the parser does without them);
  * `parseCellarText` reads the XHTML rendition (OJ "oj-*" classes and the consolidated
  * "norm"/"title-*" classes) into paragraphs; `toEurlexDocument` joins them into a
  * SourceDocument. Pure; bad payloads throw SourceParseError only.
@@ -39,6 +42,10 @@ export interface EurlexMetadata {
   resourceType?: string;
   /** Authoring bodies, code = authority code (EP, CONSIL, COM). */
   authors: CodedLabel[];
+  /** EuroVoc concepts, code = the concept's id (`http://eurovoc.europa.eu/5465` → "5465"). */
+  eurovoc: CodedLabel[];
+  /** Directory of EU legislation codes, code = the code's digits ("082020"). */
+  directoryCodes: CodedLabel[];
 }
 
 const RESOURCE_TYPES: Record<string, string> = {
@@ -62,6 +69,23 @@ const AUTHORS: Record<string, string> = {
 };
 
 const lastSegment = (uri: string) => uri.slice(uri.lastIndexOf("/") + 1);
+
+/**
+ * Adds a subject (EuroVoc concept or directory code) once; its label in Spanish when the
+ * results give one, else in English, else its code.
+ */
+function addSubject(list: CodedLabel[], uri: string, label: { value: string; lang?: string } | undefined): void {
+  const code = lastSegment(uri);
+  if (!/^[0-9A-Za-z_.-]{1,40}$/.test(code)) return;
+  let entry = list.find((s) => s.code === code);
+  if (!entry) {
+    entry = { code, label: code };
+    list.push(entry);
+  }
+  if (!label?.value) return;
+  const lang = (label.lang ?? "").toLowerCase().slice(0, 2);
+  if (lang === "es" || (lang === "en" && entry.label === code)) entry.label = label.value;
+}
 
 function value(binding: Obj, name: string): { value: string; lang?: string } | undefined {
   const cell = binding[name];
@@ -89,7 +113,7 @@ export function parseCellarMetadata(json: string): Map<string, EurlexMetadata> {
       if (!celex || !/^[0-9CE][0-9A-Z()_-]{4,40}$/.test(celex)) continue;
       let meta = out.get(celex);
       if (!meta) {
-        meta = { celex, titles: {}, entryForce: [], inForce: null, authors: [] };
+        meta = { celex, titles: {}, entryForce: [], inForce: null, authors: [], eurovoc: [], directoryCodes: [] };
         out.set(celex, meta);
       }
       const eli = value(binding, "eli")?.value;
@@ -115,6 +139,10 @@ export function parseCellarMetadata(json: string): Map<string, EurlexMetadata> {
         const code = lastSegment(author);
         if (!meta.authors.some((a) => a.code === code)) meta.authors.push({ code, label: AUTHORS[code] ?? code });
       }
+      const concept = value(binding, "eurovoc")?.value;
+      if (concept) addSubject(meta.eurovoc, concept, value(binding, "eurovocLabel"));
+      const directory = value(binding, "directory")?.value;
+      if (directory) addSubject(meta.directoryCodes, directory, value(binding, "directoryLabel"));
     }
     for (const meta of out.values()) meta.entryForce.sort();
     return out;
@@ -193,8 +221,8 @@ export function toEurlexDocument(
     ...(rank ? { rank } : {}),
     subjects: [],
     alerts: [],
-    eurovoc: [],
-    directoryCodes: [],
+    eurovoc: meta.eurovoc.map((s) => ({ ...s })),
+    directoryCodes: meta.directoryCodes.map((s) => ({ ...s })),
     notes: meta.authors.length > 1 ? [`Authors: ${meta.authors.map((a) => a.label).join(", ")}`] : [],
     relations: [],
     paragraphs: paragraphs.length > 0 ? paragraphs : [{ kind: "heading", text: title }],

@@ -122,6 +122,30 @@ export function createSourceClients(options: ClientOptions) {
     if (payload.status === 404) throw new SourceFetchError(payload.url, "HTTP 404", 404);
   };
 
+  /**
+   * A Cellar SPARQL query over up to 100 CELEX numbers (only well-formed ones reach the query,
+   * as typed literals: the index joins on them), parsed as metadata.
+   */
+  async function cellarQuery(
+    query: (values: string) => string,
+    celexNumbers: string[],
+  ): Promise<Parsed<Map<string, EurlexMetadata>>> {
+    const values = celexNumbers
+      .filter((c) => /^[0-9CE][0-9A-Z()_-]+$/.test(c))
+      .map((c) => `"${c}"^^xsd:string`)
+      .join(" ");
+    const payload = await cellarHttp.request(urls.cellarSparqlUrl, {
+      method: "POST",
+      headers: { "content-type": "application/sparql-query", accept: "application/sparql-results+json" },
+      body: query(values),
+    });
+    notFound(payload);
+    return {
+      value: parseAt(urls.cellarSparqlUrl, () => parseCellarMetadata(payload.body)),
+      provenance: provenanceOf(payload, CELLAR_METADATA_PARSER),
+    };
+  }
+
   return {
     /** The BOE summary of a day (YYYY-MM-DD); null when there is no issue (404). */
     async boeSummary(date: string, options: { urgent?: boolean } = {}): Promise<Parsed<BoeSummary> | null> {
@@ -154,12 +178,9 @@ export function createSourceClients(options: ClientOptions) {
       };
     },
     /** Metadata of up to 100 CELEX numbers in one SPARQL query. */
-    async cellarMetadata(celexNumbers: string[]): Promise<Parsed<Map<string, EurlexMetadata>>> {
-      const values = celexNumbers
-        .filter((c) => /^[0-9CE][0-9A-Z()_-]+$/.test(c))
-        .map((c) => `"${c}"^^xsd:string`)
-        .join(" ");
-      const query = `PREFIX cdm: <http://publications.europa.eu/ontology/cdm#>
+    cellarMetadata: (celexNumbers: string[]) =>
+      cellarQuery(
+        (values) => `PREFIX cdm: <http://publications.europa.eu/ontology/cdm#>
 PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype ?author WHERE {
   VALUES ?celex { ${values} }
@@ -175,30 +196,18 @@ SELECT DISTINCT ?celex ?eli ?title ?date ?entryForce ?endValidity ?force ?rtype 
              cdm:expression_uses_language ?lang .
              FILTER(?lang IN (<http://publications.europa.eu/resource/authority/language/SPA>,
                               <http://publications.europa.eu/resource/authority/language/ENG>)) }
-}`;
-      const payload = await cellarHttp.request(urls.cellarSparqlUrl, {
-        method: "POST",
-        headers: { "content-type": "application/sparql-query", accept: "application/sparql-results+json" },
-        body: query,
-      });
-      notFound(payload);
-      return {
-        value: parseAt(urls.cellarSparqlUrl, () => parseCellarMetadata(payload.body)),
-        provenance: provenanceOf(payload, CELLAR_METADATA_PARSER),
-      };
-    },
+}`,
+        celexNumbers,
+      ),
     /**
      * The EuroVoc concepts and directory codes of up to 100 CELEX numbers, with their Spanish
      * and English labels: a query of its own, so that an answer Cellar refuses or times out
-     * costs the acts their subjects, not their facts (ingest.ts stores them without).
+     * costs the acts their subjects, not their facts (ingest.ts stores them without). Two UNION
+     * branches: one row per concept or code and label, not their product.
      */
-    async cellarSubjects(celexNumbers: string[]): Promise<Parsed<Map<string, EurlexMetadata>>> {
-      const values = celexNumbers
-        .filter((c) => /^[0-9CE][0-9A-Z()_-]+$/.test(c))
-        .map((c) => `"${c}"^^xsd:string`)
-        .join(" ");
-      // Two UNION branches: one row per concept or code and label, not their product.
-      const query = `PREFIX cdm: <http://publications.europa.eu/ontology/cdm#>
+    cellarSubjects: (celexNumbers: string[]) =>
+      cellarQuery(
+        (values) => `PREFIX cdm: <http://publications.europa.eu/ontology/cdm#>
 PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 SELECT DISTINCT ?celex ?eurovoc ?eurovocLabel ?directory ?directoryLabel WHERE {
@@ -211,18 +220,9 @@ SELECT DISTINCT ?celex ?eurovoc ?eurovocLabel ?directory ?directoryLabel WHERE {
     ?work cdm:resource_legal_is_about_concept_directory-code ?directory .
     OPTIONAL { ?directory skos:prefLabel ?directoryLabel . FILTER(lang(?directoryLabel) IN ("es", "en")) }
   }
-}`;
-      const payload = await cellarHttp.request(urls.cellarSparqlUrl, {
-        method: "POST",
-        headers: { "content-type": "application/sparql-query", accept: "application/sparql-results+json" },
-        body: query,
-      });
-      notFound(payload);
-      return {
-        value: parseAt(urls.cellarSparqlUrl, () => parseCellarMetadata(payload.body)),
-        provenance: provenanceOf(payload, CELLAR_METADATA_PARSER),
-      };
-    },
+}`,
+        celexNumbers,
+      ),
     /** The act's XHTML text, Spanish first, English as fallback; null when neither exists. */
     async cellarText(celex: string) {
       for (const [lang, language] of [

@@ -215,8 +215,9 @@ describe("business areas without a recorded document", () => {
         "es",
       ],
       ["Real Decreto por el que se regula el control de concentraciones económicas.", "es"],
+      ["Resolución sobre la autorización de concentraciones empresariales en el sector eléctrico.", "es"],
       ["Resolución sancionadora por conductas colusorias en licitaciones de obra pública.", "es"],
-      ["Commission Decision on a cartel in the market for automotive parts.", "en"],
+      ["Commission Decision on anti-competitive agreements in the market for automotive parts.", "en"],
       ["Regulation on the control of concentrations and merger control procedures.", "en"],
       ["Decision finding an abuse of a dominant position in online search.", "en"],
     ] as const;
@@ -227,11 +228,20 @@ describe("business areas without a recorded document", () => {
         `${language}: ${text}`,
       ).toContain("consumer");
     }
-    // "autoridades competentes" (the authorities that have competence) is not competition law.
-    const competent = classify(
-      titled("Orden por la que se designan las autoridades competentes en materia de sanidad vegetal.", "es"),
-    );
-    expect(competent.areas.map((a) => a.id)).not.toContain("consumer");
+    // Words that look like competition law and are not: the authorities that have competence,
+    // posters ("carteles"), concentrations of pollutants, drug cartels.
+    for (const [text, language] of [
+      ["Orden por la que se designan las autoridades competentes en materia de sanidad vegetal.", "es"],
+      ["Orden por la que se regulan los carteles de señalización de las obras financiadas.", "es"],
+      ["Resolución del concurso del cartel anunciador de las fiestas patronales.", "es"],
+      ["Real Decreto sobre el control de las concentraciones de ozono en el aire ambiente.", "es"],
+      ["Council conclusions on the fight against drug cartels and organised crime.", "en"],
+    ] as const) {
+      expect(
+        classify(titled(text, language)).areas.map((a) => a.id),
+        `${language}: ${text}`,
+      ).not.toContain("consumer");
+    }
   });
 
   it("leaves out the taxonomy words that mean something else in legal texts", () => {

@@ -604,15 +604,15 @@ const handWrittenRules: KeywordRule[] = [
         "libre competencia",
         // Competition law, the other half of the area's name: its institutions in legal Spanish.
         "posición dominante",
-        "control de concentraciones",
+        // Not "control de concentraciones" alone (of ozone, of lead), nor "cártel" (a poster).
+        "control de concentraciones económicas",
         "concentraciones económicas",
+        "concentraciones empresariales",
         "conductas colusorias",
         "prácticas colusorias",
         "prácticas restrictivas de la competencia",
         "falseamiento de la competencia",
         "competencia desleal",
-        "cártel",
-        "cárteles",
         "ayudas de Estado",
         "prácticas comerciales",
         "prácticas comerciales desleales",
@@ -650,8 +650,7 @@ const handWrittenRules: KeywordRule[] = [
         "dominant position",
         "merger control",
         "antitrust",
-        "cartel",
-        "cartels",
+        // Not "cartel" alone: EU texts on crime speak of drug cartels.
         "anti-competitive",
         "anticompetitive",
         "restrictive practices",

@@ -129,24 +129,43 @@ describe("EuroVoc concepts and directory codes of EU acts", () => {
     }
   }, 120_000);
 
-  it("are left out, with a warning, when Cellar cannot answer for them: the acts are stored all the same", async () => {
+  it("when Cellar cannot answer for them: new acts are stored without, stored acts keep theirs, with a warning", async () => {
     const other = await openDatabase({ databaseUrl: undefined });
     await migrate(other, defaultMigrationsDir);
     const warnings: { obj: object; msg?: string }[] = [];
     const log = { ...silent, warn: (obj: object, msg?: string) => warnings.push({ obj, msg }) };
-    refuseSubjects = true;
+    const run = () => ingestEurlex({ database: other, clients: clients(), log, concurrency: 2, classify });
+    const dma = async () =>
+      (
+        await other.rows<{ eurovoc: { code: string }[]; version: number }>(
+          sql`select eurovoc, version from documents where source = 'eurlex' and source_id = ${DMA}`,
+        )
+      )[0];
     try {
-      const result = await ingestEurlex({ database: other, clients: clients(), log, concurrency: 2, classify });
-      expect(result.failed).toEqual([]);
-      expect(result.created).toBe(6);
+      // First sight, subjects refused: every act is stored all the same, without subjects.
+      refuseSubjects = true;
+      const first = await run();
+      expect(first.failed).toEqual([]);
+      expect(first.created).toBe(6);
       const rows = await other.rows<{ source_id: string; eurovoc: unknown[] }>(
         sql`select source_id, eurovoc from documents where source = 'eurlex'`,
       );
       expect(rows).toHaveLength(6);
       for (const row of rows) expect(row.eurovoc, row.source_id).toEqual([]);
       expect(warnings.map((w) => w.msg)).toContain(
-        "EUR-Lex: no EuroVoc concepts or directory codes for these acts; stored without them",
+        "EUR-Lex: no EuroVoc concepts or directory codes for these acts; new ones stored without, stored ones keep theirs",
       );
+      // Then answered: the act gains them, as a new version.
+      refuseSubjects = false;
+      await run();
+      const withSubjects = await dma();
+      expect(withSubjects?.eurovoc.map((c) => c.code)).toEqual(["2565", "5267"]);
+      // Refused again: the stored act keeps them, and no new version is made.
+      refuseSubjects = true;
+      await run();
+      const after = await dma();
+      expect(after?.eurovoc.map((c) => c.code)).toEqual(["2565", "5267"]);
+      expect(after?.version).toBe(withSubjects?.version);
     } finally {
       refuseSubjects = false;
       await other.close();

@@ -356,7 +356,7 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
     } catch (error) {
       deps.log.warn(
         { source: "eurlex", url: errorUrl(error) ?? "SPARQL", error: describe(error), acts: batch.length },
-        "EUR-Lex: no EuroVoc concepts or directory codes for these acts; stored without them",
+        "EUR-Lex: no EuroVoc concepts or directory codes for these acts; new ones stored without, stored ones keep theirs",
       );
     }
     await pool(batch, deps.concurrency ?? 2, async (entry) => {
@@ -371,7 +371,9 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
       try {
         const facts = metadata.value.get(celex);
         if (!facts) throw new SourceParseError("cellar-sparql@1", `no metadata for ${celex}`);
-        const about = subjects?.value.get(celex);
+        // Without this run's subjects, an act already stored keeps the ones it has: a failed
+        // query must not make a new version (and new alerts) of an unchanged act.
+        const about = subjects ? subjects.value.get(celex) : await storedSubjects(deps.database, celex);
         const meta = about ? { ...facts, eurovoc: about.eurovoc, directoryCodes: about.directoryCodes } : facts;
         const text = await deps.clients.cellarText(celex);
         const provenance = [
@@ -398,6 +400,21 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
   await recordStatus(deps.database, "eurlex", { ok: true, added: result.created, runStartedAt });
   deps.log.info({ source: "eurlex", ...summarize(result) }, "EUR-Lex feed ingested");
   return result;
+}
+
+/** The EuroVoc concepts and directory codes an EU act was stored with, if it was. */
+async function storedSubjects(
+  database: Database,
+  celex: string,
+): Promise<Pick<SourceDocument, "eurovoc" | "directoryCodes"> | undefined> {
+  const [row] = await database.rows<{
+    eurovoc: SourceDocument["eurovoc"] | null;
+    directory: SourceDocument["directoryCodes"] | null;
+  }>(
+    sql`select record->'eurovoc' as eurovoc, record->'directoryCodes' as directory from documents
+      where source = 'eurlex' and source_id = ${celex} and feed_id is null`,
+  );
+  return row ? { eurovoc: row.eurovoc ?? [], directoryCodes: row.directory ?? [] } : undefined;
 }
 
 /** Ingests an admin's RSS/Atom feed (source_feeds.id). */

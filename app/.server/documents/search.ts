@@ -331,17 +331,18 @@ export async function searchDocuments(database: Database, params: SearchParams):
     // an eighth of 100,000 documents, against 65 ms from the two indexes), was several times slower.
     const cap = FULL_RANK_LIMIT + 1;
     const others = facetFilters(undefined, false);
-    const textRows = (filters: SQL[]) =>
-      sql`select d.id, d.published_on from documents d where ${where([sql`d.search_es @@ ${terms?.es}`, ...filters])}
-        union select d.id, d.published_on from documents d where ${where([sql`d.search_en @@ ${terms?.en}`, ...filters])}`;
+    // A document matched in both languages is one row (union, not union all: the count needs it).
+    const textRows = (t: QueryTerms, filters: SQL[]) =>
+      sql`select d.id, d.published_on from documents d where ${where([sql`d.search_es @@ ${t.es}`, ...filters])}
+        union select d.id, d.published_on from documents d where ${where([sql`d.search_en @@ ${t.en}`, ...filters])}`;
     const heads =
-      named && textMatch
+      named && terms
         ? sql`(select d.id, d.published_on, 1 as boost from documents d where ${where([...others, named])}
             order by d.published_on desc, d.id desc limit ${cap})
-          union all (select m.id, m.published_on, 0 as boost from (${textRows([...others, sql`not coalesce(${named}, false)`])}) m
+          union all (select m.id, m.published_on, 0 as boost from (${textRows(terms, [...others, sql`not coalesce(${named}, false)`])}) m
             order by m.published_on desc, m.id desc limit ${cap})`
-        : textMatch
-          ? sql`select m.id, m.published_on, 0 as boost from (${textRows(others)}) m
+        : terms
+          ? sql`select m.id, m.published_on, 0 as boost from (${textRows(terms, others)}) m
             order by m.published_on desc, m.id desc limit ${cap}`
           : sql`select m.id, m.published_on, 0 as boost from (select d.id, d.published_on from documents d where ${where(all)} offset 0) m
             order by m.published_on desc, m.id desc limit ${cap}`;

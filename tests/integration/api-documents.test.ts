@@ -401,8 +401,8 @@ for (const target of databaseTargets()) {
       expect(checker.check("/api/v1/sources/{id}/run", "post", 202, body)).toEqual([]);
       expect(queued).toEqual(["boe"]);
       const events = await listAuditEvents(database.db, "org-a", { action: "source.run_requested" });
-      expect(events.items.map((e) => [e.action, e.object])).toEqual([
-        ["source.run_requested", { type: "source", id: "boe" }],
+      expect(events.items.map((e) => [e.action, e.object, e.actor?.id])).toEqual([
+        ["source.run_requested", { type: "source", id: "boe" }, "admin-org-a"],
       ]);
 
       const other = await callApi(api, `/api/v1/sources/${feedId}/run`, {

@@ -210,6 +210,8 @@ for (const target of databaseTargets()) {
       expect(csv).not.toMatch(/,=cmd/);
       const exported = await listAuditEvents(database.db, "org-a", { action: "audit.exported" });
       expect(exported.items[0]?.detail).toMatchObject({ format: "csv", events: 4, via: "api_token" });
+      // The token's creator is the actor, as for every other API read and write (issue 37).
+      expect(exported.items[0]?.actor).toEqual(admin);
       // org-b's only export is its JSON listing above: nothing of org-a's export lands there.
       const exportedB = await listAuditEvents(database.db, "org-b", { action: "audit.exported" });
       expect(exportedB.items.map((e) => e.detail?.format)).toEqual(["json"]);

@@ -247,7 +247,10 @@ for (const target of databaseTargets()) {
       expect(lines[0]).toBe("source_id,document_id,area,action,reason,stored_areas,corrected_by,corrected_at,title");
       expect(lines).toHaveLength(3);
       expect(csv.text).toContain(`"'=HYPERLINK(""x"")"`);
-      expect((await listAuditEvents(database.db, "org-a", { action: "corrections.exported" })).items).toHaveLength(2);
+      const exports = (await listAuditEvents(database.db, "org-a", { action: "corrections.exported" })).items;
+      expect(exports).toHaveLength(2);
+      // The token's creator is the actor of an API export (issue 37).
+      expect(exports.map((e) => e.actor?.id)).toEqual(["user-a", "user-a"]);
       expect((await call("/api/v1/corrections", tokens.readB.replace(/.$/, "x"))).response.status).toBe(401);
     });
   });

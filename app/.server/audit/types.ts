@@ -6,7 +6,7 @@
  */
 export interface AuditEventInput {
   organizationId: string;
-  /** The acting user, or null for the system, an API token's owner being named in `detail`. */
+  /** The acting user (for an API token, its creator; the token id goes in `detail`), or null for the system. */
   actor: { id: string; email: string } | null;
   action: string;
   object: { type: string; id: string } | null;

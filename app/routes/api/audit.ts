@@ -2,6 +2,7 @@ import { ApiError } from "../../.server/api/errors";
 import { apiRoute, handle } from "../../.server/api/handler";
 import { auditFiltersFromQuery, listAuditOperation } from "../../.server/api/operations/audit";
 import { exportAuditCsv, exportAuditJson } from "../../.server/audit/export";
+import { tokenActor } from "../../.server/api/tokens";
 import { InvalidCursorError } from "../../.server/audit/query";
 
 const route = apiRoute(
@@ -10,10 +11,10 @@ const route = apiRoute(
       organizationId: token.organizationId,
       filters: auditFiltersFromQuery(query),
       by: {
-        actor: null,
+        actor: tokenActor(token),
         ip: info.clientIp,
         userAgent: request.headers.get("user-agent") ?? undefined,
-        detail: { via: "api_token", tokenId: token.tokenId, tokenCreatedBy: token.createdBy },
+        detail: { via: "api_token", tokenId: token.tokenId },
       },
     };
     try {

@@ -1,4 +1,5 @@
 import { apiRoute, handle } from "../../.server/api/handler";
+import { tokenActor } from "../../.server/api/tokens";
 import { listCorrectionsOperation } from "../../.server/api/operations/corrections";
 import { correctionsCsv } from "../../.server/documents/corrections";
 import { exportCorrections } from "../../.server/documents/corrections-api";
@@ -10,8 +11,8 @@ const route = apiRoute(
       api.database,
       {
         organizationId: token.organizationId,
-        actor: null,
-        detail: { via: "api_token", tokenId: token.tokenId, tokenCreatedBy: token.createdBy },
+        actor: tokenActor(token),
+        detail: { via: "api_token", tokenId: token.tokenId },
       },
       { ip: info.clientIp, userAgent: request.headers.get("user-agent") ?? undefined },
       format,

@@ -1,6 +1,7 @@
 import { ApiError } from "../../.server/api/errors";
 import { apiRoute, handle } from "../../.server/api/handler";
 import { runSourceOperation } from "../../.server/api/operations/sources";
+import { tokenActor } from "../../.server/api/tokens";
 import { requestSourceRun } from "../../.server/sources/admin";
 
 const offMessage = {
@@ -17,7 +18,7 @@ const route = apiRoute(
       token.organizationId,
       params.id,
       {
-        actor: null,
+        actor: tokenActor(token),
         ip: info.clientIp,
         userAgent: request.headers.get("user-agent") ?? undefined,
         detail: { via: "api_token", tokenId: token.tokenId },

@@ -1,8 +1,8 @@
 import { ApiError } from "../../.server/api/errors";
 import { apiRoute, handle } from "../../.server/api/handler";
 import { auditFiltersFromQuery, listAuditOperation } from "../../.server/api/operations/audit";
-import { exportAuditCsv, exportAuditJson } from "../../.server/audit/export";
 import { tokenActor } from "../../.server/api/tokens";
+import { exportAuditCsv, exportAuditJson } from "../../.server/audit/export";
 import { InvalidCursorError } from "../../.server/audit/query";
 
 const route = apiRoute(

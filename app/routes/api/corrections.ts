@@ -1,6 +1,6 @@
 import { apiRoute, handle } from "../../.server/api/handler";
-import { tokenActor } from "../../.server/api/tokens";
 import { listCorrectionsOperation } from "../../.server/api/operations/corrections";
+import { tokenActor } from "../../.server/api/tokens";
 import { correctionsCsv } from "../../.server/documents/corrections";
 import { exportCorrections } from "../../.server/documents/corrections-api";
 

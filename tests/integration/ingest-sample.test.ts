@@ -1,4 +1,8 @@
-/** loadSampleData ingests every recorded day and act in-process, marks them sample, and adds nothing when run again. */
+/**
+ * loadSampleData ingests every recorded day and act in-process, marks them sample, and adds
+ * nothing when run again; it leaves the sources' live status alone and its provenance names the
+ * official URLs the recordings came from.
+ */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -37,5 +41,20 @@ describe("sample data", () => {
     expect(row).toEqual({ n: String(total), samples: String(total) });
     const again = await loadSampleData({ database, log: silent });
     expect(again.created).toBe(0);
+    // Nothing was reached: the sources' live status (Sources page) is untouched (issue 37, item 11).
+    expect(await database.rows(sql`select source from source_status`)).toEqual([]);
+    // Provenance names the official URL each recording came from, marked sample.
+    const provenance = await database.rows<{ url: string; sample: boolean | null }>(
+      sql`select p->>'url' as url, (p->>'sample')::boolean as sample
+        from documents, jsonb_array_elements(record->'provenance') p`,
+    );
+    expect(provenance.length).toBeGreaterThan(total);
+    const hosts = new Set(provenance.map((p) => new URL(p.url).origin));
+    expect([...hosts].sort()).toEqual([
+      "https://eur-lex.europa.eu",
+      "https://publications.europa.eu",
+      "https://www.boe.es",
+    ]);
+    expect(provenance.every((p) => p.sample === true)).toBe(true);
   }, 300_000);
 });

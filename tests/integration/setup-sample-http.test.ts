@@ -160,6 +160,16 @@ describe("sample data without the box, then from the Sources page", () => {
     const page = await (await ana.request("/app/admin/sources")).text();
     expect(page).toContain('data-status="loaded"');
     expect(page).toContain("Datos de muestra cargados");
+    // The sample reached no source: the page does not say the BOE was reached or resolved (issue 37, item 11).
+    expect(page).not.toContain("Una descarga posterior ha ido bien");
+    expect(await server.app.database.rows(sql`select source from source_status`)).toEqual([]);
+    // A sample document's provenance: the official URL its bytes were recorded from, marked sample.
+    const [doc] = await server.app.database.rows<{ id: string }>(
+      sql`select id from documents where source = 'boe' and sample limit 1`,
+    );
+    const docPage = await (await ana.request(`/app/documents/${doc?.id}`)).text();
+    expect(docPage).toContain("https://www.boe.es/diario_boe/xml.php?id=");
+    expect(docPage).toContain('data-testid="provenance-sample"');
     const stored = await counts(server);
     expect(stored.total).toBeGreaterThan(0);
     expect(stored.sample).toBe(stored.total);

@@ -46,6 +46,8 @@ export interface Provenance {
   sha256: string;
   /** e.g. "boe-document@1". */
   parser: string;
+  /** The bundled recorded sample: `url` is where the bytes were recorded, not a fetch of today. */
+  sample?: true;
 }
 
 /** A parsed document, before classification. Only what the source says. */

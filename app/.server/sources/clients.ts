@@ -42,6 +42,11 @@ export interface ClientOptions extends Partial<Omit<SourceHttpOptions, "userAgen
    * bases are the operator's). Default: private addresses refused.
    */
   feedPolicy?: OutboundPolicy;
+  /**
+   * The payloads are the bundled recorded sample, replayed from `urls`: provenance then names
+   * these official addresses (where the bytes were recorded) and says `sample: true`.
+   */
+  recordedFrom?: SourceUrls;
 }
 
 /** Largest feed document fetched. */
@@ -89,6 +94,14 @@ export function createSourceClients(options: ClientOptions) {
     }),
   });
   const { urls } = options;
+  /** A payload's provenance; for the sample, the official URL it was recorded from, marked sample. */
+  const provenance = (payload: FetchedPayload, parser: string, base: keyof SourceUrls): Provenance => {
+    const own = provenanceOf(payload, parser);
+    const official = options.recordedFrom?.[base];
+    if (!official) return own;
+    const url = payload.url.startsWith(urls[base]) ? official + payload.url.slice(urls[base].length) : payload.url;
+    return { ...own, url, sample: true };
+  };
   const summaryUrl = (date: string) => `${urls.boeApiUrl}/datosabiertos/api/boe/sumario/${date.replaceAll("-", "")}`;
 
   /**
@@ -112,7 +125,7 @@ export function createSourceClients(options: ClientOptions) {
       status: "changed",
       summary: {
         value: parseAt(url, () => parseBoeSummary(payload.body, "json")),
-        provenance: provenanceOf(payload, BOE_SUMMARY_PARSER),
+        provenance: provenance(payload, BOE_SUMMARY_PARSER, "boeApiUrl"),
       },
       version: { sha256: payload.sha256, etag: payload.etag, lastModified: payload.lastModified },
     };
@@ -142,7 +155,7 @@ export function createSourceClients(options: ClientOptions) {
     notFound(payload);
     return {
       value: parseAt(urls.cellarSparqlUrl, () => parseCellarMetadata(payload.body)),
-      provenance: provenanceOf(payload, CELLAR_METADATA_PARSER),
+      provenance: provenance(payload, CELLAR_METADATA_PARSER, "cellarSparqlUrl"),
     };
   }
 
@@ -165,7 +178,7 @@ export function createSourceClients(options: ClientOptions) {
       });
       notFound(payload);
       const doc = parseAt(url, () => parseBoeDocument(payload.body, item));
-      doc.provenance.push(provenanceOf(payload, BOE_DOCUMENT_PARSER));
+      doc.provenance.push(provenance(payload, BOE_DOCUMENT_PARSER, "boeApiUrl"));
       return { doc, payload };
     },
     async eurlexFeed(): Promise<Parsed<EurlexFeedEntry[]>> {
@@ -174,7 +187,7 @@ export function createSourceClients(options: ClientOptions) {
       notFound(payload);
       return {
         value: parseAt(url, () => parseEurlexFeed(payload.body)),
-        provenance: provenanceOf(payload, EURLEX_FEED_PARSER),
+        provenance: provenance(payload, EURLEX_FEED_PARSER, "eurlexUrl"),
       };
     },
     /** Metadata of up to 100 CELEX numbers in one SPARQL query. */
@@ -241,7 +254,7 @@ SELECT DISTINCT ?celex ?eurovoc ?eurovocLabel ?directory ?directoryLabel WHERE {
         return {
           paragraphs: parseAt(url, () => parseCellarText(payload.body)),
           language: textLanguage,
-          provenance: provenanceOf(payload, CELLAR_TEXT_PARSER),
+          provenance: provenance(payload, CELLAR_TEXT_PARSER, "cellarUrl"),
         };
       }
       return null;

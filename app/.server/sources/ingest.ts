@@ -170,6 +170,14 @@ export async function recordStatus(
     });
 }
 
+/**
+ * A run's status for the Sources page: a live run's only. Loading the bundled sample does not
+ * reach the source, so it changes neither its last success, its errors nor its count of today.
+ */
+function noteStatus(deps: IngestDeps, source: string, update: Parameters<typeof recordStatus>[2]): Promise<void> {
+  return deps.sample ? Promise.resolve() : recordStatus(deps.database, source, update);
+}
+
 function describe(error: unknown): string {
   if (error instanceof SourceParseError || error instanceof SourceFetchError) return error.message;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -216,7 +224,7 @@ async function fail(
   const message = describe(error);
   result.failed.push({ sourceId, url, error: message });
   deps.log.warn({ source, sourceId, url, error: message }, "source document failed");
-  await recordStatus(deps.database, source, {
+  await noteStatus(deps, source, {
     ok: false,
     error: `${sourceId}: ${message}`,
     url,
@@ -248,7 +256,7 @@ export async function ingestBoeDay(
     if (check.status === "changed") result.summaryVersion = check.version;
   } catch (error) {
     const url = errorUrl(error) ?? `summary ${date}`;
-    await recordStatus(deps.database, "boe", {
+    await noteStatus(deps, "boe", {
       ok: false,
       error: `summary ${date}: ${describe(error)}`,
       url,
@@ -259,7 +267,7 @@ export async function ingestBoeDay(
   }
   if (!summary) {
     result.noIssue = true;
-    await recordStatus(deps.database, "boe", { ok: true, added: 0, runStartedAt });
+    await noteStatus(deps, "boe", { ok: true, added: 0, runStartedAt });
     reportProgress(deps, result, 0);
     deps.log.info({ source: "boe", date }, "no BOE issue that day");
     return result;
@@ -269,7 +277,7 @@ export async function ingestBoeDay(
   result.duplicates = duplicates;
   if (duplicates.length > 0) {
     deps.log.warn({ source: "boe", date, duplicates, url: summary.provenance.url }, "BOE summary lists items twice");
-    await recordStatus(deps.database, "boe", {
+    await noteStatus(deps, "boe", {
       ok: false,
       error: `summary ${date} lists ${duplicates.join(", ")} more than once (kept once)`,
       url: summary.provenance.url,
@@ -299,7 +307,7 @@ export async function ingestBoeDay(
       reportProgress(deps, result, ++handled);
     }
   });
-  await recordStatus(deps.database, "boe", { ok: true, added: result.created, runStartedAt });
+  await noteStatus(deps, "boe", { ok: true, added: result.created, runStartedAt });
   deps.log.info({ source: "boe", date, ...summarize(result) }, "BOE day ingested");
   return result;
 }
@@ -313,7 +321,7 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
     feed = await deps.clients.eurlexFeed();
   } catch (error) {
     const url = errorUrl(error) ?? "EUR-Lex feed";
-    await recordStatus(deps.database, "eurlex", {
+    await noteStatus(deps, "eurlex", {
       ok: false,
       error: `feed: ${describe(error)}`,
       url,
@@ -397,7 +405,7 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
       }
     });
   }
-  await recordStatus(deps.database, "eurlex", { ok: true, added: result.created, runStartedAt });
+  await noteStatus(deps, "eurlex", { ok: true, added: result.created, runStartedAt });
   deps.log.info({ source: "eurlex", ...summarize(result) }, "EUR-Lex feed ingested");
   return result;
 }
@@ -427,7 +435,7 @@ export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<Inge
   try {
     parsed = await deps.clients.feed(feed.url);
   } catch (error) {
-    await recordStatus(deps.database, result.source, {
+    await noteStatus(deps, result.source, {
       ok: false,
       error: describe(error),
       url: feed.url,
@@ -467,7 +475,7 @@ export async function ingestFeed(deps: IngestDeps, feedId: string): Promise<Inge
       await fail(deps, result.source, result, entry.id, entry.link, error);
     }
   }
-  await recordStatus(deps.database, result.source, { ok: true, added: result.created, runStartedAt });
+  await noteStatus(deps, result.source, { ok: true, added: result.created, runStartedAt });
   return result;
 }
 

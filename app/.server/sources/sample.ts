@@ -1,7 +1,8 @@
 /**
  * Sample data: ingests the recorded BOE days and EUR-Lex acts of the replay fixtures
  * in-process (a loopback replay server, no network) and marks them sample=true; re-running it
- * adds nothing. `npm run platform -- ingest --sample` calls loadSampleData; the running server
+ * adds nothing. Their provenance names the official URL each recording came from, marked
+ * sample, and the sources' live status (Sources page) is left as it was: nothing was reached. `npm run platform -- ingest --sample` calls loadSampleData; the running server
  * loads it in the background through createSampleLoader (the setup page's box, the Sources
  * page's button), one load at a time across instances (a claim in source_fetches).
  */
@@ -12,7 +13,9 @@ import { recordAudit } from "../audit/record.ts";
 import type { AuditEventInput } from "../audit/types.ts";
 import type { Database } from "../db/client.ts";
 import type { Classify } from "../documents/store.ts";
+import { BOE_OFFICIAL_URL } from "./boe/config.ts";
 import { createSourceClients } from "./clients.ts";
+import { EURLEX_OFFICIAL_URLS } from "./eurlex/config.ts";
 import { type IngestLog, type IngestProgress, type IngestResult, ingestBoeDay, ingestEurlex } from "./ingest.ts";
 import { DEFAULT_REPLAY_ROOT, startReplayServer } from "./replay.ts";
 
@@ -57,6 +60,8 @@ export async function loadSampleData(options: SampleOptions): Promise<SampleResu
       timeoutMs: 10_000,
       retries: 1,
       backoffMs: 50,
+      // Provenance names the official URLs the recordings came from, marked sample (not the loopback replay).
+      recordedFrom: { boeApiUrl: BOE_OFFICIAL_URL, ...EURLEX_OFFICIAL_URLS },
     });
     const deps = {
       database: options.database,

@@ -51,6 +51,8 @@ export const docs: DocsMessages = {
     fetchedAt: "Fetched",
     sha256: "SHA-256",
     parser: "Parser",
+    sampleRecorded:
+      "Recorded sample: content fetched from this address and bundled with the platform, not a fetch of today",
     version: "Version {version} of the document",
     readers: "Who opened it",
     readersLead: "People in your organisation who have opened this document (visible to admins only).",

@@ -52,6 +52,8 @@ export const docs = {
     fetchedAt: "Descargado",
     sha256: "SHA-256",
     parser: "Analizador",
+    sampleRecorded:
+      "Grabación de muestra: contenido descargado de esta dirección y guardado con la plataforma, no una descarga de hoy",
     version: "Versión {version} del documento",
     readers: "Quién lo ha abierto",
     readersLead: "Personas de tu organización que han abierto este documento (solo lo ven los administradores).",

@@ -240,7 +240,15 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
                 <tbody>
                   {doc.provenance.map((p) => (
                     <tr key={`${p.url}-${p.sha256}`} data-testid="provenance-row">
-                      <td className="text-break">{p.url}</td>
+                      <td className="text-break">
+                        {p.url}
+                        {p.sample ? (
+                          <span className="badge text-bg-secondary ms-1" data-testid="provenance-sample">
+                            {app.docs.sample}
+                            <span className="visually-hidden">: {t.sampleRecorded}</span>
+                          </span>
+                        ) : null}
+                      </td>
                       <td className="text-nowrap">{formatDateTime(p.fetchedAt, locale)}</td>
                       <td>
                         <code className="text-break">{p.sha256}</code>

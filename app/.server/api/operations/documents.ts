@@ -29,7 +29,18 @@ export const documentSchema = z
     officialUrl: z.string(),
     effectiveDates: z.array(day),
     provenance: z.array(
-      z.object({ url: z.string(), fetchedAt: z.string(), sha256: z.string(), parser: z.string() }).strict(),
+      z
+        .object({
+          url: z.string(),
+          fetchedAt: z.string(),
+          sha256: z.string(),
+          parser: z.string(),
+          sample: z
+            .literal(true)
+            .optional()
+            .meta({ description: "Present on the bundled recorded sample: url is where the bytes were recorded" }),
+        })
+        .strict(),
     ),
     sample: z.boolean(),
   })

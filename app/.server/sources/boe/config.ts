@@ -11,8 +11,11 @@ import { httpUrlSetting } from "../settings.ts";
  */
 export const BOE_WATCH_SECONDS_DEFAULT = 15;
 
+/** The BOE's own address (BOE_API_URL's default; where the bundled sample was recorded). */
+export const BOE_OFFICIAL_URL = "https://www.boe.es";
+
 const env = {
-  BOE_API_URL: httpUrlSetting().default("https://www.boe.es"),
+  BOE_API_URL: httpUrlSetting().default(BOE_OFFICIAL_URL),
   // Know first: today's summary checked every BOE_WATCH_SECONDS (0 = off) in its window.
   BOE_WATCH_SECONDS: z.coerce.number().int().min(0).max(3600).default(BOE_WATCH_SECONDS_DEFAULT),
   BOE_WATCH_WINDOW: z

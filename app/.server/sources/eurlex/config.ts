@@ -2,10 +2,17 @@
 import type { SourceConfig } from "../plugin.ts";
 import { httpUrlSetting } from "../settings.ts";
 
+/** EUR-Lex's and Cellar's own addresses (the variables' defaults; where the bundled sample was recorded). */
+export const EURLEX_OFFICIAL_URLS = {
+  eurlexUrl: "https://eur-lex.europa.eu",
+  cellarSparqlUrl: "https://publications.europa.eu/webapi/rdf/sparql",
+  cellarUrl: "https://publications.europa.eu",
+} as const;
+
 const env = {
-  EURLEX_URL: httpUrlSetting().default("https://eur-lex.europa.eu"),
-  CELLAR_SPARQL_URL: httpUrlSetting().default("https://publications.europa.eu/webapi/rdf/sparql"),
-  CELLAR_URL: httpUrlSetting().default("https://publications.europa.eu"),
+  EURLEX_URL: httpUrlSetting().default(EURLEX_OFFICIAL_URLS.eurlexUrl),
+  CELLAR_SPARQL_URL: httpUrlSetting().default(EURLEX_OFFICIAL_URLS.cellarSparqlUrl),
+  CELLAR_URL: httpUrlSetting().default(EURLEX_OFFICIAL_URLS.cellarUrl),
 };
 
 export interface EurlexSettings {

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { calendarDate } from "../lib/calendar-date.ts";
 import type { CommonSourceSettings } from "./sources/plugin.ts";
 import { type RegisteredSourceSettings, registeredSources, selectableSourceIds } from "./sources/registry.ts";
 import { parseWindow } from "./sources/schedule.ts";
@@ -40,7 +41,7 @@ const schema = z.object({
   API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   // --- Sources and ingestion (issue 11) ---
   // Each source's own variables (BOE_API_URL, EURLEX_URL, …) come from its plug-in (sources/registry.ts).
-  INGEST_SINCE: z.iso.date({ error: "must be a date YYYY-MM-DD" }).optional(),
+  INGEST_SINCE: calendarDate({ error: "must be a date YYYY-MM-DD that exists" }).optional(),
   INGEST_INTERVAL_SECONDS: positiveInt.default(300),
   // --- alerts (issue 13): delivery outbox and webhook URLs ---
   ALERTS_RETRY_BASE_MS: positiveInt.default(5000),

@@ -6,6 +6,7 @@
 import * as z from "zod/mini";
 import type { Locale } from "../i18n/locales.ts";
 import { validationText } from "../i18n/validation.ts";
+import { calendarDate } from "./calendar-date.ts";
 import { fillTemplate } from "./fill-template.ts";
 
 export const apiTokenNameMaxLength = 100;
@@ -17,7 +18,7 @@ export function apiTokenFormSchema(locale: Locale, today: string = new Date().to
   return z.object({
     name: z.string(m.name).check(z.trim(), z.minLength(1, m.name), z.maxLength(apiTokenNameMaxLength, m.name)),
     scope: z.enum(["read", "admin"], m.scope),
-    expiresAt: z.optional(z.iso.date(m.expiresAt).check(z.refine((value) => value > today, m.expiresAt))),
+    expiresAt: z.optional(calendarDate(m.expiresAt).check(z.refine((value) => value > today, m.expiresAt))),
   });
 }
 

@@ -17,6 +17,7 @@ import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server
 import { instancePacer } from "../../app/.server/sources/pacing.ts";
 import { loadSampleData, sampleDays } from "../../app/.server/sources/sample.ts";
 import { startTriage } from "../../app/.server/triage/store.ts";
+import { isCalendarDate } from "../../app/lib/calendar-date.ts";
 import { madridDate } from "../../app/lib/madrid-date.ts";
 import { createIngestReporter } from "../ingest-progress.ts";
 
@@ -38,8 +39,8 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const date = values.date ?? madridDate();
-  if (values.source === "boe" && !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
-    process.stderr.write("--date must be YYYY-MM-DD\n");
+  if (values.source === "boe" && !isCalendarDate(date)) {
+    process.stderr.write("--date must be a date YYYY-MM-DD that exists\n");
     return 2;
   }
   let config: ReturnType<typeof loadConfig>;

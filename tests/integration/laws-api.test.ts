@@ -93,6 +93,18 @@ describe("laws API", () => {
     const badBody = (await bad.json()) as { fieldErrors: Record<string, string[]> };
     expect(badBody.fieldErrors.date?.[0]).toMatch(/AAAA-MM-DD/);
     expect(checker.check("/api/v1/laws/{id}/text", "get", 422, badBody)).toEqual([]);
+    // Days that do not exist are refused (Date.parse rolled 2023-02-30 over to 2 March); a leap day is one.
+    for (const date of ["2023-02-30", "2023-02-29", "2023-13-01", "2023-1-1"]) {
+      const impossible = await callApi(api, `/api/v1/laws/${LAW}/text?date=${date}`, {
+        token: alfa,
+        headers: { "accept-language": "en" },
+      });
+      const body = (await impossible.json()) as { fieldErrors: Record<string, string[]> };
+      expect(impossible.status, date).toBe(422);
+      expect(body.fieldErrors.date?.[0]).toMatch(/YYYY-MM-DD/);
+    }
+    const leap = await get(`/api/v1/laws/${LAW}/text?date=2024-02-29`, "/api/v1/laws/{id}/text");
+    expect(leap.date).toBe("2024-02-29");
   });
 
   it("follows: created for the token's creator or a group of the organisation, listed, deleted, audited", async () => {

@@ -87,15 +87,16 @@ async function dispatch(byMethod: Map<string, BoundOperation>, args: RouteArgs):
       if (!token) throw new ApiError(401);
       if (operation.scope === "admin" && token.scope !== "admin") throw new ApiError(403);
     }
+    const context = { locale, allowPrivateUrls: api.outbound.allowPrivateUrls };
     const input = {
       params: await parsePart(operation.params, args.params, locale),
-      query: await parsePart(operation.query, queryObject(new URL(request.url).searchParams), locale),
+      query: await parsePart(
+        operation.queryFor?.(context) ?? operation.query,
+        queryObject(new URL(request.url).searchParams),
+        locale,
+      ),
       body: operation.body
-        ? await parsePart(
-            operation.bodyFor?.({ locale, allowPrivateUrls: api.outbound.allowPrivateUrls }) ?? operation.body,
-            await readJson(request),
-            locale,
-          )
+        ? await parsePart(operation.bodyFor?.(context) ?? operation.body, await readJson(request), locale)
         : undefined,
     };
     const result = await handler({

@@ -36,6 +36,8 @@ export interface OperationSpec {
   params?: z.ZodObject | undefined;
   /** Query parameters: a z.object whose fields parse single string values. */
   query?: z.ZodObject | undefined;
+  /** The query's schema as a request is validated (field errors in the caller's language); `query` otherwise. */
+  queryFor?: ((context: BodyContext) => z.ZodObject) | undefined;
   /** JSON request body, as the OpenAPI document describes it. */
   body?: z.ZodType | undefined;
   /**

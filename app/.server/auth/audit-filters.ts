@@ -1,10 +1,11 @@
 /** The audit page's query string (from, to, actor, action, cursor) as AuditFilters; bad values are dropped. */
+
+import { isCalendarDate } from "../../lib/calendar-date.ts";
 import type { AuditFilters } from "../audit/query.ts";
 
 function day(value: string | null, endOfDay: boolean): Date | undefined {
-  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  if (!isCalendarDate(value)) return undefined;
   const date = new Date(`${value}T00:00:00.000Z`);
-  if (Number.isNaN(date.getTime())) return undefined;
   return endOfDay ? new Date(date.getTime() + 86_400_000) : date;
 }
 

@@ -8,6 +8,7 @@
  * getDocument(database, id): one Document plus text, paragraphs and relations.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { isCalendarDate } from "../../lib/calendar-date.ts";
 import type { AreaId } from "../../lib/taxonomy.ts";
 import type { Database } from "../db/client.ts";
 import { applyCorrections, correctionsOf } from "./corrections.ts";
@@ -99,7 +100,6 @@ export class SearchParamsError extends Error {
   override name = "SearchParamsError";
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const OPEN = "\u27e6";
 const CLOSE = "\u27e7";
 
@@ -195,7 +195,7 @@ function decodeCursor(cursor: string): { o?: number; p?: string; id?: string } {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
     const out: { o?: number; p?: string; id?: string } = {};
     if (typeof value.o === "number" && Number.isInteger(value.o) && value.o >= 0) out.o = value.o;
-    if (typeof value.p === "string" && DATE.test(value.p)) out.p = value.p;
+    if (typeof value.p === "string" && isCalendarDate(value.p)) out.p = value.p;
     if (typeof value.id === "string" && /^[0-9a-f-]{36}$/.test(value.id)) out.id = value.id;
     return out;
   } catch {
@@ -255,7 +255,7 @@ export async function searchDocuments(database: Database, params: SearchParams):
     ["from", params.from],
     ["to", params.to],
   ] as const) {
-    if (value !== undefined && !DATE.test(value)) throw new SearchParamsError(`${name} must be YYYY-MM-DD`);
+    if (value !== undefined && !isCalendarDate(value)) throw new SearchParamsError(`${name} must be YYYY-MM-DD`);
   }
   const q = params.q?.trim().slice(0, 500) || undefined;
   const sort = params.sort ?? (q ? "relevance" : "date");

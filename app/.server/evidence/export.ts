@@ -8,6 +8,7 @@ import { fill } from "../../components/app/messages.ts";
 import { evidence as en } from "../../i18n/en/evidence.ts";
 import { evidence as es } from "../../i18n/es/evidence.ts";
 import type { Locale } from "../../i18n/locales.ts";
+import { calendarDate } from "../../lib/calendar-date.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Viewer } from "../collab/notes.ts";
 import type { Database } from "../db/client.ts";
@@ -17,7 +18,7 @@ const maxDays = 366;
 
 export function evidenceScopeSchema(locale: Locale) {
   const t = (locale === "en" ? en : es).pack;
-  const day = z.iso.date({ error: t.badDate });
+  const day = calendarDate({ error: t.badDate });
   return z
     .object({
       document: z.uuid({ error: t.badDocument }).optional(),

@@ -10,6 +10,7 @@ import { fill } from "../../components/app/messages.ts";
 import { evidence as en } from "../../i18n/en/evidence.ts";
 import { evidence as es } from "../../i18n/es/evidence.ts";
 import type { Locale } from "../../i18n/locales.ts";
+import { calendarDate } from "../../lib/calendar-date.ts";
 import { areaIds } from "../../lib/taxonomy.ts";
 import type { Database } from "../db/client.ts";
 import { reachable } from "../documents/reach.ts";
@@ -68,8 +69,8 @@ export function overviewFilterSchema(locale: Locale, groupIds: readonly string[]
   const range = defaultRange(now);
   return z
     .object({
-      from: z.iso.date({ error: t.badDate }).default(range.from),
-      to: z.iso.date({ error: t.badDate }).default(range.to),
+      from: calendarDate({ error: t.badDate }).default(range.from),
+      to: calendarDate({ error: t.badDate }).default(range.to),
       area: z
         .string()
         .refine((value) => (areaIds as readonly string[]).includes(value), { message: t.unknownArea })

@@ -4,6 +4,8 @@
  * (BOE-A-2019-15790, 32019R2115) or by a date (the version in force that day). Without them:
  * the latest version against the one before it; with only `to`: that version against the one before.
  */
+
+import { isCalendarDate } from "../../lib/calendar-date.ts";
 import type { Database } from "../db/client.ts";
 import { compareWordings, paragraphsOfVersion, type WordDiff } from "../law-texts/diff.ts";
 import { type BlockVersion, type Law, versionAt, versionsOf } from "../law-texts/model.ts";
@@ -36,11 +38,9 @@ export interface CompareQuery {
   to?: string | null;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A version by its norm, or the one in force on a date (a repealed block's last wording stays comparable). */
 function pick(sorted: BlockVersion[], wanted: string): BlockVersion | undefined {
-  if (DATE.test(wanted)) return versionAt({ versions: sorted, expiresOn: null }, wanted);
+  if (isCalendarDate(wanted)) return versionAt({ versions: sorted, expiresOn: null }, wanted);
   return sorted.find((v) => v.normId === wanted);
 }
 

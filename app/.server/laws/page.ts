@@ -109,12 +109,6 @@ export interface LawPageView {
   announcements: Array<{ actId: string; href: string; relation: string; relationText: string; publishedOn: string }>;
 }
 
-export function isIsoDate(value: string | null | undefined): value is string {
-  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
-
 export const anchorOf = (blockId: string) => `b-${blockId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
 /** The official page of an act: BOE for BOE-A ids, EUR-Lex for CELEX numbers. */

@@ -20,6 +20,8 @@ export {
   textOf,
 } from "../xml/ordered.ts";
 
+import { calendarDateOf } from "../../lib/calendar-date.ts";
+
 export type Json = unknown;
 
 /** The elements that may repeat in BOE payloads: always arrays after parsing. */
@@ -88,14 +90,11 @@ export function opt(value: unknown, textKey = "texto"): string | undefined {
   return text === "" ? undefined : text;
 }
 
-/** YYYYMMDD (or YYYY-MM-DD…) → YYYY-MM-DD, undefined when not a plausible date. */
+/** YYYYMMDD (or YYYY-MM-DD…) → YYYY-MM-DD, undefined when not a day that exists. */
 export function isoDate(value: unknown): string | undefined {
   const text = str(value);
   const match = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(text);
   if (!match) return undefined;
   const [, y, m, d] = match;
-  const month = Number(m);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-  return `${y}-${m}-${d}`;
+  return calendarDateOf(y as string, m as string, d as string);
 }

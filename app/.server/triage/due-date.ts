@@ -4,6 +4,8 @@
  * staggered application dates). The proposal is the first of them not yet past; when all are
  * past, the latest (the item is then overdue, which is the truth). Pure: tested on its own.
  */
+
+import { isCalendarDate } from "../../lib/calendar-date.ts";
 import { madridDate } from "../../lib/madrid-date.ts";
 import type { DueSource } from "../db/schema/triage.ts";
 
@@ -12,11 +14,9 @@ export interface DueProposal {
   dueSource: Exclude<DueSource, "manual">;
 }
 
-const isoDay = /^\d{4}-\d{2}-\d{2}$/;
-
 /** today: YYYY-MM-DD (Europe/Madrid, see madridDay). */
 export function proposeDueDate(effectiveDates: readonly string[], today: string): DueProposal | null {
-  const days = [...new Set(effectiveDates.filter((day) => isoDay.test(day) && !Number.isNaN(Date.parse(day))))].sort();
+  const days = [...new Set(effectiveDates.filter((day) => isCalendarDate(day)))].sort();
   if (days.length === 0) return null;
   const index = days.findIndex((day) => day >= today);
   const chosen = index === -1 ? days.length - 1 : index;

@@ -4,6 +4,8 @@
  * due_from / due_to (YYYY-MM-DD), overdue (1/true), page. Unknown values are dropped, not errors:
  * a shared link with a stale filter still opens the list. Pure: tested on its own.
  */
+
+import { parseCalendarDate } from "../../lib/calendar-date.ts";
 import { type AreaId, areaIds } from "../../lib/taxonomy.ts";
 import { type TriageStatus, triageStatuses } from "../db/schema/triage.ts";
 
@@ -23,13 +25,10 @@ export interface TriageFilters {
   page: number;
 }
 
-const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 const idPattern = /^[A-Za-z0-9_-]{1,100}$/;
 
 function day(value: string | null): string | null {
-  if (!value || !isoDay.test(value)) return null;
-  const parsed = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value ? value : null;
+  return parseCalendarDate(value) ?? null;
 }
 
 export function parseAssignee(value: string | null): AssigneeFilter | null {

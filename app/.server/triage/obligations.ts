@@ -7,6 +7,7 @@
  */
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { calendarDate, parseCalendarDate } from "../../lib/calendar-date.ts";
 import { csvDocument } from "../../lib/csv.ts";
 import type { Executor } from "../audit/executor.ts";
 import { recordAudit } from "../audit/record.ts";
@@ -48,7 +49,7 @@ export function obligationCreateSchema(lang: Lang) {
       title: z.string({ error: t.title }).trim().min(3, t.title).max(200, t.title),
       description: z.string({ error: t.description }).max(2000, t.description).default(""),
       owner: owner(lang).default(null),
-      dueOn: z.iso.date({ error: t.dueOn }).nullable().default(null),
+      dueOn: calendarDate({ error: t.dueOn }).nullable().default(null),
       status: z.enum(obligationStatuses, { error: t.obligationStatus }).default("open"),
       reference: z.string({ error: t.reference }).max(200, t.reference).default(""),
     })
@@ -63,7 +64,7 @@ export function obligationPatchSchema(lang: Lang) {
       title: z.string({ error: t.title }).trim().min(3, t.title).max(200, t.title).optional(),
       description: z.string({ error: t.description }).max(2000, t.description).optional(),
       owner: owner(lang).optional(),
-      dueOn: z.iso.date({ error: t.dueOn }).nullable().optional(),
+      dueOn: calendarDate({ error: t.dueOn }).nullable().optional(),
       status: z.enum(obligationStatuses, { error: t.obligationStatus }).optional(),
       reference: z.string({ error: t.reference }).max(200, t.reference).optional(),
       note: z.string({ error: t.note }).max(500, t.note).optional(),
@@ -345,7 +346,7 @@ export interface ObligationFilters {
 }
 
 export function parseObligationFilters(params: URLSearchParams): ObligationFilters {
-  const day = (value: string | null) => (value && z.iso.date().safeParse(value).success ? value : null);
+  const day = (value: string | null) => parseCalendarDate(value) ?? null;
   const ownerParam = params.get("owner") ?? "";
   const [kind, id] = [ownerParam.slice(0, ownerParam.indexOf(":")), ownerParam.slice(ownerParam.indexOf(":") + 1)];
   const document = params.get("document");

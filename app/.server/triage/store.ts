@@ -7,6 +7,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { calendarDate } from "../../lib/calendar-date.ts";
 import type { Executor } from "../audit/executor.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { Db } from "../db/client.ts";
@@ -37,7 +38,7 @@ export interface TriageActor {
   tokenId?: string | undefined;
 }
 
-const isoDay = z.iso.date();
+const isoDay = calendarDate();
 
 /** One change of a triage item, as the API's JSON body (the page's form is turned into this). */
 export function triagePatchSchema(lang: Lang) {

@@ -4,7 +4,7 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { can } from "../../.server/auth/permissions";
 import { servicesContext } from "../../.server/context";
 import { followFromForm, followsOf, unfollowFromForm } from "../../.server/laws/follow-page";
-import { isIsoDate, lawPageView } from "../../.server/laws/page";
+import { lawPageView } from "../../.server/laws/page";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FormAlert } from "../../components/app/form-field";
 import { FollowMessage, LawFollowForm } from "../../components/app/laws/follow-form";
@@ -12,6 +12,7 @@ import { LawChangeNotice, LawParts, lawPartHref } from "../../components/app/law
 import { LawText } from "../../components/app/laws/law-text";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
+import { isCalendarDate } from "../../lib/calendar-date";
 import { madridDate } from "../../lib/madrid-date";
 import type { Route } from "./+types/law";
 
@@ -24,8 +25,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const asked = url.searchParams.get("date");
   const today = madridDate();
-  const badDate = asked !== null && asked !== "" && !isIsoDate(asked);
-  const date = asked && isIsoDate(asked) ? asked : today;
+  const badDate = asked !== null && asked !== "" && !isCalendarDate(asked);
+  const date = asked && isCalendarDate(asked) ? asked : today;
   const view = await lawPageView(database, member.organizationId, params.id, date, today, {
     part: url.searchParams.get("part"),
     block: url.searchParams.get("block"),

@@ -1,8 +1,9 @@
 /** The audit trail over the API (admin scope): list or export events, verify the chain. */
 import { z } from "zod";
+import { calendarDate } from "../../../lib/calendar-date.ts";
 import { defineOperation } from "../registry.ts";
 
-const day = z.iso.date();
+const day = calendarDate();
 const instant = z.iso.datetime({ offset: true });
 
 export const auditQuerySchema = z.object({

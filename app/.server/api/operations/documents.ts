@@ -1,10 +1,11 @@
 /** Documents over the API: the same search as the platform's page, with cursor pagination, and one document with its text. */
 import { z } from "zod";
+import { calendarDate } from "../../../lib/calendar-date.ts";
 import { areaIds, jurisdictionIds, kindIds, relevanceIds } from "../../../lib/taxonomy.ts";
 import { registeredSourceIds, type SourceId } from "../../sources/registry.ts";
 import { defineOperation } from "../registry.ts";
 
-const day = z.iso.date();
+const day = calendarDate();
 /** The registered sources' ids (sources/registry.ts), read when the operations are declared. */
 const sourceIds = registeredSourceIds() as [SourceId, ...SourceId[]];
 

@@ -1,8 +1,9 @@
 /** The evidence pack over the API (admin scope): GET /api/v1/evidence?document= or ?from=&to=. */
 import { z } from "zod";
+import { calendarDate } from "../../../lib/calendar-date.ts";
 import { defineOperation } from "../registry.ts";
 
-const day = z.iso.date();
+const day = calendarDate();
 const instant = z.iso.datetime();
 const person = z.object({ id: z.string(), name: z.string(), email: z.string() }).strict();
 const changes = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }));

@@ -5,9 +5,13 @@
  * them; follows are the organisation's and audited.
  */
 import { z } from "zod";
+import { lawAlerts as en } from "../../../i18n/en/law-alerts.ts";
+import { lawAlerts as es } from "../../../i18n/es/law-alerts.ts";
+import type { Locale } from "../../../i18n/locales.ts";
+import { calendarDate } from "../../../lib/calendar-date.ts";
 import { defineOperation } from "../registry.ts";
 
-const day = z.iso.date();
+const day = calendarDate();
 const lawId = z.string().meta({ description: "BOE-A-… id of the enacting act (or a CELEX number for EU acts)" });
 
 const lawSummary = z
@@ -122,6 +126,16 @@ export const blockVersionsOperation = defineOperation({
   },
 });
 
+/** A date that does not exist (2023-02-30) is refused, in the caller's language. */
+function lawTextQuery(locale: Locale) {
+  const message = (locale === "en" ? en : es).errors.badDate;
+  return z.object({
+    date: calendarDate({ error: message })
+      .optional()
+      .meta({ description: "YYYY-MM-DD, a day that exists; today when absent" }),
+  });
+}
+
 export const lawTextOperation = defineOperation({
   method: "get",
   path: "/api/v1/laws/{id}/text",
@@ -130,7 +144,8 @@ export const lawTextOperation = defineOperation({
   tags: ["laws"],
   scope: "read",
   params: z.object({ id: z.string() }),
-  query: z.object({ date: z.string().optional().meta({ description: "YYYY-MM-DD; today when absent" }) }),
+  query: lawTextQuery("en"),
+  queryFor: ({ locale }) => lawTextQuery(locale),
   responses: {
     200: {
       description: "The text",

@@ -5,12 +5,13 @@
  * obligation.updated). Documents outside the organisation's reach answer 404.
  */
 import { z } from "zod";
+import { calendarDate } from "../../../lib/calendar-date.ts";
 import { obligationStatuses, triageImpacts, triageStatuses } from "../../db/schema/triage.ts";
 import { obligationCreateSchema, obligationPatchSchema } from "../../triage/obligations.ts";
 import { triagePatchSchema } from "../../triage/store.ts";
 import { defineOperation } from "../registry.ts";
 
-const day = z.iso.date();
+const day = calendarDate();
 const empty = (value: unknown) => (value === "" ? undefined : value);
 
 const assigneeSchema = z

@@ -7,6 +7,7 @@
  * sha256: a wording corrected in place keeps its norm and dates but not its hash.
  */
 import { createHash } from "node:crypto";
+import { calendarDateOf } from "../../../lib/calendar-date.ts";
 import { SourceParseError } from "../errors.ts";
 import { boeXmlParser, isObj, isoDate, list, type Obj, str, stripBom, xmlProblem } from "../xml.ts";
 
@@ -78,7 +79,8 @@ function parseJson(body: string): Obj {
 export function isoTimestamp(value: string): string | null {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value.trim());
   if (!m) return isoDate(value) ? `${isoDate(value)}T00:00:00Z` : null;
-  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`;
+  const day = calendarDateOf(m[1] as string, m[2] as string, m[3] as string);
+  return day ? `${day}T${m[4]}:${m[5]}:${m[6]}Z` : null;
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };

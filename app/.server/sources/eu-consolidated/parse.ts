@@ -12,6 +12,8 @@
  * amending acts' CELEX numbers and left out of the wording. Footnote calls (`(9)`) are left out
  * too: their numbering shifts between versions without any change of wording.
  */
+
+import { calendarDateOf } from "../../../lib/calendar-date.ts";
 import { SourceParseError } from "../errors.ts";
 import { attrsOf, childrenOf, findFirst, type OrderedNode, orderedXmlParser, stripBom, tagOf, textOf } from "../xml.ts";
 
@@ -351,7 +353,7 @@ export function parseEuConsolidated(xhtml: string): EuConsolidatedText {
   if (!blocks.some((b) => b.kind === "article")) throw new SourceParseError(P, "no article found");
   return {
     actCelex: heading?.[1] ?? null,
-    date: heading ? `${heading[4]}-${heading[3]}-${heading[2]}` : null,
+    date: heading ? (calendarDateOf(heading[4] as string, heading[3] as string, heading[2] as string) ?? null) : null,
     layout: w.layout,
     title: titleLines.join(" "),
     modifiers: modifiersOf(children),
@@ -367,6 +369,6 @@ export function consolidatedCelex(actCelex: string, date: string): string {
 /** The act's CELEX and the date of a consolidated CELEX (02014R0596-20240109), or null. */
 export function splitConsolidatedCelex(celex: string): { actCelex: string; date: string } | null {
   const m = /^0(\d{4}[A-Z]{1,2}\d{4})-(\d{4})(\d{2})(\d{2})$/.exec(celex);
-  if (!m) return null;
-  return { actCelex: `3${m[1]}`, date: `${m[2]}-${m[3]}-${m[4]}` };
+  const date = m ? calendarDateOf(m[2] as string, m[3] as string, m[4] as string) : undefined;
+  return m && date ? { actCelex: `3${m[1]}`, date } : null;
 }

@@ -5,6 +5,7 @@
  * XHTML), parsed and applied in date order. A poll with no new version fetches no text.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
+import { isCalendarDate } from "../../../lib/calendar-date.ts";
 import type { Database } from "../../db/client.ts";
 import { lawBlocks, lawBlockVersions, laws } from "../../db/schema.ts";
 import type { BlockWriteResult } from "../../law-texts/store.ts";
@@ -50,7 +51,7 @@ export function parseVersionList(json: string): EuVersionRef[] {
     const split = splitConsolidatedCelex(celex);
     if (!split) continue;
     const date = isObj(binding.date) ? String(binding.date.value ?? "").slice(0, 10) : split.date;
-    out.set(celex, { celex, date: /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : split.date });
+    out.set(celex, { celex, date: isCalendarDate(date) ? date : split.date });
   }
   return [...out.values()].sort((a, b) => a.date.localeCompare(b.date));
 }

@@ -156,16 +156,16 @@ for (const target of databaseTargets()) {
     });
 
     it("a member triages it: history, audit, signed document.triaged webhook", async () => {
-      const put = await call(`/api/v1/documents/${ids.doc}/triage`, tokens.ana, {
-        method: "PUT",
-        body: {
-          status: "under_review",
-          assignee: { type: "group", id: "team-compliance" },
-          dueOn: addDays(today, 2),
-          impact: "high",
-          note: "Lo mira cumplimiento",
-        },
-      });
+      // The contract's shape of an assignee: { groupId } (or { userId }), as the OpenAPI description says too.
+      const change = {
+        status: "under_review",
+        assignee: { groupId: "team-compliance" },
+        dueOn: addDays(today, 2),
+        impact: "high",
+        note: "Lo mira cumplimiento",
+      };
+      expect(checker.checkRequest("/api/v1/documents/{id}/triage", "put", change)).toEqual([]);
+      const put = await call(`/api/v1/documents/${ids.doc}/triage`, tokens.ana, { method: "PUT", body: change });
       expect(put.status).toBe(200);
       valid("/api/v1/documents/{id}/triage", "put", 200, put.body);
       expect(put.body.triage).toMatchObject({
@@ -223,6 +223,35 @@ for (const target of databaseTargets()) {
       });
       expect(outsider.status).toBe(422);
       expect(outsider.body.fieldErrors.assignee).toEqual(["Choose a person or a group of your organisation."]);
+      // Both at once, or neither: refused by the code and by the OpenAPI description alike.
+      for (const assignee of [{ userId: "ana", groupId: "team-compliance" }, { name: "Ana" }, "ana"]) {
+        expect(checker.checkRequest("/api/v1/documents/{id}/triage", "put", { assignee })).not.toEqual([]);
+        const bad = await call(`/api/v1/documents/${ids.doc}/triage`, tokens.ana, {
+          method: "PUT",
+          body: { assignee },
+          lang: "es",
+        });
+        expect(bad.status, JSON.stringify(assignee)).toBe(422);
+        expect(bad.body.fieldErrors.assignee).toEqual(["Elige una persona o un grupo de tu organización."]);
+      }
+      // { userId } assigns a member; the first shape ({ type, id }) is still read (decision 0123).
+      for (const assignee of [{ userId: "ana" }, { type: "user", id: "ana" }]) {
+        expect(checker.checkRequest("/api/v1/documents/{id}/triage", "put", { assignee })).toEqual([]);
+        const ok = await call(`/api/v1/documents/${ids.doc}/triage`, tokens.ana, { method: "PUT", body: { assignee } });
+        expect(ok.status, JSON.stringify(assignee)).toBe(200);
+        expect(ok.body.triage.assignee).toMatchObject({ type: "user", id: "ana" });
+      }
+      const outsiderUser = await call(`/api/v1/documents/${ids.doc}/triage`, tokens.ana, {
+        method: "PUT",
+        body: { assignee: { userId: "carl" } },
+      });
+      expect(outsiderUser.status).toBe(422);
+      // Back to the group, as the next tests expect.
+      const back = await call(`/api/v1/documents/${ids.doc}/triage`, tokens.ana, {
+        method: "PUT",
+        body: { assignee: { groupId: "team-compliance" } },
+      });
+      expect(back.body.triage.assignee).toMatchObject({ type: "group", id: "team-compliance" });
     });
 
     it("keeps each organisation's triage its own, and a feed entry outside the reach is 404", async () => {

@@ -166,5 +166,17 @@ export function openApiChecker(document: JsonObject) {
       const validate = ajv.compile(schema as JsonObject);
       return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
     },
+    /** Errors of a JSON request body against the operation's declared request body; [] when it matches. */
+    checkRequest(path: string, method: string, body: unknown): string[] {
+      const operation = ((document.paths as JsonObject)[path] as JsonObject | undefined)?.[method] as
+        | JsonObject
+        | undefined;
+      const requestBody = resolve(operation?.requestBody) as JsonObject | undefined;
+      const schema = ((requestBody?.content as JsonObject | undefined)?.["application/json"] as JsonObject | undefined)
+        ?.schema;
+      if (!schema) return [`no request body for ${method} ${path}`];
+      const validate = ajv.compile(schema as JsonObject);
+      return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    },
   };
 }

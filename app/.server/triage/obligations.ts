@@ -25,16 +25,14 @@ import type { Paragraph } from "../documents/types.ts";
 import { madridDay } from "./due-date.ts";
 import { type Lang, triageText } from "./messages.ts";
 import { isGroupOf, isMemberOf, namesOf } from "./people.ts";
-import type { Assignee, HistoryEntry, TriageActor } from "./store.ts";
+import { type Assignee, type HistoryEntry, memberOrGroupInput, type TriageActor } from "./store.ts";
 import { queueTriageWebhookEvent } from "./webhook-events.ts";
 
 /** Triage statuses that mean "it applies": obligations can be recorded from them. */
 export const appliesStatuses = ["applies", "in_progress", "done"] as const;
 
 const owner = (lang: Lang) =>
-  z
-    .object({ type: z.enum(["user", "group"]), id: z.string().min(1).max(100) }, { error: triageText[lang].assignee })
-    .strict()
+  memberOrGroupInput(triageText[lang].assignee)
     .nullable()
     .meta({ description: "A member or a group of your organisation" });
 

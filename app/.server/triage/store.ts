@@ -40,15 +40,45 @@ export interface TriageActor {
 
 const isoDay = calendarDate();
 
+/**
+ * A member or a group of the organisation, as a request names one (decision 0123): the contract's
+ * `{ "userId" }` or `{ "groupId" }`, or the `{ "type", "id" }` the API first shipped (still read,
+ * marked deprecated in the OpenAPI description). Parsed to `{ type, id }`; answers add `name`.
+ */
+export function memberOrGroupInput(message: string) {
+  const id = z.string().min(1).max(100);
+  return z
+    .union(
+      [
+        z.object({ userId: id }).strict().meta({ title: "Member", description: "A member: their user id" }),
+        z.object({ groupId: id }).strict().meta({ title: "Group", description: "A group: its id" }),
+        z
+          .object({ type: z.enum(["user", "group"]), id })
+          .strict()
+          .meta({
+            title: "TypedAssignee",
+            description: "Deprecated: the first form; use userId or groupId",
+            deprecated: true,
+          }),
+      ],
+      { error: message },
+    )
+    .transform((value): { type: "user" | "group"; id: string } =>
+      "userId" in value
+        ? { type: "user", id: value.userId }
+        : "groupId" in value
+          ? { type: "group", id: value.groupId }
+          : value,
+    );
+}
+
 /** One change of a triage item, as the API's JSON body (the page's form is turned into this). */
 export function triagePatchSchema(lang: Lang) {
   const t = triageText[lang];
   return z
     .object({
       status: z.enum(triageStatuses, { error: t.status }).optional(),
-      assignee: z
-        .object({ type: z.enum(["user", "group"]), id: z.string().min(1).max(100) }, { error: t.assignee })
-        .strict()
+      assignee: memberOrGroupInput(t.assignee)
         .nullable()
         .optional()
         .meta({ description: "A member or a group of your organisation; null unassigns" }),

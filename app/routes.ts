@@ -57,6 +57,10 @@ export default [
       route("logout", "routes/app/logout.ts", { id: "app-logout" }),
       route("locale", "routes/app/locale.ts", { id: "app-locale" }),
       route("passkey/:step", "routes/app/passkey.ts", { id: "app-passkey" }),
+      // Enterprise identity (issue 41): sign-in by email domain, the OIDC callback, linking an existing account.
+      route("sso", "routes/app/sso.tsx", { id: "app-sso" }),
+      route("sso/oidc/callback", "routes/app/sso-callback.ts", { id: "app-sso-oidc-callback" }),
+      route("sso/link/:token", "routes/app/sso-link.tsx", { id: "app-sso-link" }),
       // Server-Sent Events for the signed-in member's alerts (401 without a session: EventSource stops).
       route("events", "routes/app/events.ts", { id: "app-events" }),
       layout("routes/app/guarded.tsx", { id: "app-guarded" }, [

@@ -50,6 +50,8 @@ const schema = z.object({
   WEBHOOKS_ALLOW_PRIVATE_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
   WEBHOOKS_MAX_PER_ORGANIZATION: positiveInt.default(25),
   // --- end alerts ---
+  // Enterprise identity (issue 41): identity providers on loopback or a private network (on-premises IdP).
+  SSO_ALLOW_PRIVATE_IDP_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
   // Platform sign-in (issue 10, auth): session/token key, first organisation by mail.
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   PLATFORM_ADMIN_EMAIL: emailAddress.optional(),
@@ -106,6 +108,8 @@ export type Config = Readonly<{
   }>;
   /** Platform sign-in: signs sessions and tokens (generated once in DATA_DIR when unset). */
   authSecret: string;
+  /** SSO_ALLOW_PRIVATE_IDP_URLS=1: IdP URLs (discovery, metadata, tokens) may be private addresses and http. */
+  allowPrivateIdpUrls: boolean;
   /** On a start with no organisation: create one and invite this owner. */
   platformAdminEmail: string | undefined;
   platformOrgName: string;
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxWebhooksPerOrganization: v.WEBHOOKS_MAX_PER_ORGANIZATION,
     }),
     authSecret: v.AUTH_SECRET ?? localSecret(dataDir, "auth-secret"),
+    allowPrivateIdpUrls: v.SSO_ALLOW_PRIVATE_IDP_URLS === "1",
     platformAdminEmail: v.PLATFORM_ADMIN_EMAIL,
     platformOrgName: v.PLATFORM_ORG_NAME,
   });

@@ -26,7 +26,8 @@ export type Action =
   | "documents.read"
   | "documents.readers"
   | "corrections.export"
-  | "sources.manage";
+  | "sources.manage"
+  | "sso.manage";
 
 export interface MemberInfo {
   userId: string;

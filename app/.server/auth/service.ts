@@ -18,6 +18,8 @@ import { passwordFlow } from "./flows/password.ts";
 import { sessionFlow } from "./flows/sessions.ts";
 import { setupFlow } from "./flows/setup.ts";
 import { signInFlow } from "./flows/sign-in.ts";
+import { ssoFlow } from "./flows/sso.ts";
+import { ssoAdminFlow } from "./flows/sso-admin.ts";
 
 export {
   AuthError,
@@ -43,6 +45,8 @@ export function createAuthService(deps: AuthDeps) {
     ...passwordFlow(ctx),
     ...memberFlow(ctx),
     ...groupFlow(ctx),
+    ...ssoFlow(ctx),
+    ...ssoAdminFlow(ctx),
     appendSetCookies,
   };
 }

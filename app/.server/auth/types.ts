@@ -40,7 +40,11 @@ export type AuthErrorCode =
   | "forbidden"
   | "invalid_password"
   | "stale_session"
-  | "passkey_failed";
+  | "passkey_failed"
+  | "sso_refused"
+  | "sso_unavailable"
+  | "sso_no_provider"
+  | "sso_required";
 
 export class AuthError extends Error {
   override name = "AuthError";

@@ -14,4 +14,5 @@ export * from "./schema/corrections.ts";
 export * from "./schema/documents.ts";
 export * from "./schema/laws.ts";
 export * from "./schema/site.ts";
+export * from "./schema/sso.ts";
 export * from "./schema/triage.ts";

@@ -42,6 +42,12 @@ export const app: AppMessages = {
     invalid_password: "The password is not correct.",
     stale_session: "For your security, sign in again before adding a passkey.",
     passkey_failed: "The passkey could not be used. Try again or use another method.",
+    sso_refused:
+      "Your identity provider answered, but we cannot sign you in with that answer. Try again or ask your organisation's administrator.",
+    sso_unavailable: "We could not reach your organisation's identity provider. Please try again in a few minutes.",
+    sso_no_provider:
+      "No identity provider is set up for that email. Sign in with your password or ask your administrator.",
+    sso_required: "Your organisation requires signing in through its identity provider. Use “Sign in with SSO”.",
     generic: "The operation could not be completed. Please try again.",
     required: "This field is required.",
     email: "Enter a valid email address.",
@@ -109,6 +115,19 @@ export const app: AppMessages = {
     passwordLead: "To begin, confirm your password.",
     password: "Password",
     start: "Begin",
+  },
+  sso: {
+    title: "Sign in with your organisation's identity provider",
+    lead: "Enter your work email: we will take you to your organisation's sign-in page (Entra ID, Okta, Google Workspace, Keycloak…).",
+    email: "Work email",
+    submit: "Continue",
+    loginLink: "Sign in with SSO",
+    linkTitle: "Link your account to the identity provider",
+    linkLead:
+      "Your identity provider confirmed who you are, and an account with your email already exists. Do you want to sign in with the provider from now on?",
+    linkSignIn: "To confirm, first sign in with your password and your second factor.",
+    linkConfirm: "Link my account",
+    linked: "Account linked. Next time you can sign in with your identity provider.",
   },
   reset: {
     title: "Reset your password",

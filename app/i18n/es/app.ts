@@ -42,6 +42,13 @@ export const app = {
     invalid_password: "La contraseña no es correcta.",
     stale_session: "Por seguridad, vuelve a iniciar sesión antes de añadir una llave de acceso.",
     passkey_failed: "No se ha podido usar la llave de acceso. Inténtalo de nuevo o usa otro método.",
+    sso_refused:
+      "Tu proveedor de identidad ha respondido, pero no podemos iniciar tu sesión con esa respuesta. Vuelve a intentarlo o habla con el administrador de tu organización.",
+    sso_unavailable:
+      "No hemos podido contactar con el proveedor de identidad de tu organización. Inténtalo de nuevo en unos minutos.",
+    sso_no_provider:
+      "No hay ningún proveedor de identidad configurado para ese correo. Entra con tu contraseña o habla con tu administrador.",
+    sso_required: "Tu organización exige entrar con su proveedor de identidad. Usa «Entrar con SSO».",
     generic: "No se ha podido completar la operación. Inténtalo de nuevo.",
     required: "Este campo es obligatorio.",
     email: "Escribe una dirección de correo válida.",
@@ -110,6 +117,19 @@ export const app = {
     passwordLead: "Para empezar, confirma tu contraseña.",
     password: "Contraseña",
     start: "Empezar",
+  },
+  sso: {
+    title: "Entrar con el proveedor de identidad de tu organización",
+    lead: "Escribe tu correo de trabajo: te llevaremos a la página de inicio de sesión de tu organización (Entra ID, Okta, Google Workspace, Keycloak…).",
+    email: "Correo de trabajo",
+    submit: "Continuar",
+    loginLink: "Entrar con SSO",
+    linkTitle: "Vincular tu cuenta con el proveedor de identidad",
+    linkLead:
+      "Tu proveedor de identidad ha confirmado quién eres y ya existe una cuenta con tu correo. ¿Quieres que a partir de ahora puedas entrar con él?",
+    linkSignIn: "Para confirmarlo, entra primero con tu contraseña y tu segundo factor.",
+    linkConfirm: "Vincular mi cuenta",
+    linked: "Cuenta vinculada. La próxima vez podrás entrar con tu proveedor de identidad.",
   },
   reset: {
     title: "Restablecer la contraseña",

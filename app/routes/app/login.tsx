@@ -125,6 +125,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             </Form>
             <p className="mt-3">
               <a href="/app/reset">{t.login.forgot}</a>
+              <span aria-hidden="true"> · </span>
+              <a href="/app/sso">{t.sso.loginLink}</a>
             </p>
           </Fragment>
         ) : (

@@ -1,0 +1,212 @@
+/**
+ * Sign-in through the organisation's identity provider (issue 41): the email's claimed domain
+ * routes to its provider, the IdP answers (OIDC callback, SAML ACS), the account is found, made
+ * just in time or offered for linking, the IdP groups are applied, and a session starts. Every
+ * outcome, refusals included, is audited with the IdP and the subject.
+ */
+import { randomUUID } from "node:crypto";
+import { symmetricDecrypt } from "better-auth/crypto";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { user } from "../../db/schema/auth.ts";
+import { ssoDomain, ssoIdentity, ssoPendingLink, ssoProvider, ssoRequest } from "../../db/schema/sso.ts";
+import { type IdpIdentity, SsoRefused } from "../../sso/identity.ts";
+import { oidcClient } from "../../sso/oidc.ts";
+import { AuthError, hashSecretToken, type RequestMeta, type SessionInfo } from "../types.ts";
+import type { AuthContext } from "./context.ts";
+import { auditSso, type ProviderRow, ssoAccounts } from "./sso-accounts.ts";
+
+const requestMinutes = 10;
+
+export type SsoOutcome =
+  | { kind: "signed_in"; setCookies: string[]; next: string; mfaVerified: boolean }
+  | { kind: "tested"; providerId: string }
+  | { kind: "link_pending"; token: string };
+
+export function ssoFlow(ctx: AuthContext) {
+  const { db, config, appUrl, secretConfig } = ctx;
+  const accounts = ssoAccounts(ctx);
+  const oidc = oidcClient(config.allowPrivateIdpUrls);
+  const oidcCallback = () => appUrl("/app/sso/oidc/callback");
+
+  async function providerById(id: string): Promise<ProviderRow | null> {
+    const [row] = await db.select().from(ssoProvider).where(eq(ssoProvider.id, id));
+    return row ?? null;
+  }
+
+  async function oidcSettings(provider: ProviderRow) {
+    if (!provider.oidcIssuer || !provider.oidcClientId || !provider.oidcClientSecret) {
+      throw new SsoRefused("provider not configured");
+    }
+    const clientSecret = await symmetricDecrypt({ key: await secretConfig(), data: provider.oidcClientSecret });
+    return { issuer: provider.oidcIssuer, clientId: provider.oidcClientId, clientSecret, scopes: provider.oidcScopes };
+  }
+
+  /** The one-time request a callback answers: consumed here, whatever follows. */
+  async function takeRequest(id: string) {
+    await db.delete(ssoRequest).where(lt(ssoRequest.expiresAt, new Date()));
+    const [row] = await db
+      .delete(ssoRequest)
+      .where(and(eq(ssoRequest.id, id), gt(ssoRequest.expiresAt, new Date())))
+      .returning();
+    return row ?? null;
+  }
+
+  /** After the IdP vouched for `identity`: account, mapping, session (or a test's result). */
+  async function complete(
+    provider: ProviderRow,
+    request: typeof ssoRequest.$inferSelect,
+    identity: IdpIdentity,
+    meta: RequestMeta,
+  ): Promise<SsoOutcome> {
+    const subject = { subject: identity.subject, email: identity.email };
+    if (request.purpose === "test") {
+      await db.transaction(async (tx) => {
+        await tx.update(ssoProvider).set({ testedAt: new Date() }).where(eq(ssoProvider.id, provider.id));
+        await auditSso(tx, provider, null, "sso.tested", meta, {
+          ...subject,
+          groups: identity.groups,
+          mfa: identity.mfa,
+        });
+      });
+      return { kind: "tested", providerId: provider.id };
+    }
+    if (!provider.enabled) throw new SsoRefused("provider switched off");
+    const outcome = await db.transaction(async (tx) => {
+      const found = await accounts.resolve(tx, provider, identity);
+      if (found.kind === "link") {
+        await auditSso(tx, provider, null, "sso.link_pending", meta, subject);
+        return found;
+      }
+      const [row] = await tx.select({ banned: user.banned }).from(user).where(eq(user.id, found.userId));
+      if (row?.banned) throw new SsoRefused("member suspended");
+      const applied = await accounts.applyMapping(tx, provider, found.userId, identity.groups);
+      await tx
+        .update(ssoIdentity)
+        .set({ lastSignInAt: new Date() })
+        .where(and(eq(ssoIdentity.providerId, provider.id), eq(ssoIdentity.subject, identity.subject)));
+      const mfaVerified = provider.trustIdpMfa && identity.mfa;
+      const actor = { id: found.userId, email: identity.email };
+      if (found.created)
+        await auditSso(tx, provider, actor, "sso.provisioned", meta, { ...subject, role: applied.role });
+      await auditSso(tx, provider, actor, "sso.sign_in", meta, {
+        ...subject,
+        role: applied.role,
+        ...(applied.previousRole && applied.previousRole !== applied.role ? { roleBefore: applied.previousRole } : {}),
+        groups: applied.groups,
+        mfa: identity.mfaEvidence,
+        mfaTrusted: mfaVerified,
+      });
+      return { kind: "user" as const, userId: found.userId, mfaVerified };
+    });
+    if (outcome.kind === "link") return { kind: "link_pending", token: outcome.token };
+    const setCookies = await accounts.startSession(outcome.userId, outcome.mfaVerified, meta);
+    return { kind: "signed_in", setCookies, next: request.next ?? "/app", mfaVerified: outcome.mfaVerified };
+  }
+
+  /** A refusal after the IdP answered: audited on the provider's organisation, then AuthError. */
+  async function refuse(
+    provider: ProviderRow,
+    reason: string,
+    meta: RequestMeta,
+    detail: Record<string, unknown> = {},
+  ) {
+    await auditSso(db, provider, null, "sso.sign_in_refused", meta, { reason, ...detail });
+    ctx.log.info({ providerId: provider.id, reason }, "SSO sign-in refused");
+    return new AuthError("sso_refused");
+  }
+
+  return {
+    /** The enabled provider for an email's claimed (proved) domain, if any: the sign-in page's routing. */
+    async ssoProviderForEmail(email: string): Promise<{ id: string; name: string } | null> {
+      const domain = email.trim().toLowerCase().split("@")[1];
+      if (!domain) return null;
+      const [row] = await db
+        .select({ id: ssoProvider.id, name: ssoProvider.name, verifiedAt: ssoDomain.verifiedAt })
+        .from(ssoDomain)
+        .innerJoin(ssoProvider, eq(ssoProvider.organizationId, ssoDomain.organizationId))
+        .where(and(eq(ssoDomain.domain, domain), eq(ssoProvider.enabled, true)))
+        .limit(1);
+      return row?.verifiedAt ? { id: row.id, name: row.name } : null;
+    },
+
+    /** Starts a sign-in (or an admin's test sign-in) at the provider: the URL to send the browser to. */
+    async beginSso(
+      providerId: string,
+      options: { next?: string; test?: { userId: string } } = {},
+    ): Promise<{ url: string }> {
+      const provider = await providerById(providerId);
+      if (!provider || (!options.test && !provider.enabled)) throw new AuthError("not_found");
+      if (options.test && provider.kind !== "oidc" && provider.kind !== "saml") throw new AuthError("not_found");
+      const expiresAt = new Date(Date.now() + requestMinutes * 60_000);
+      const base = {
+        providerId,
+        purpose: options.test ? ("test" as const) : ("sign_in" as const),
+        next: options.next ?? null,
+        userId: options.test?.userId ?? null,
+        expiresAt,
+      };
+      if (provider.kind === "oidc") {
+        const begun = await oidc.begin(await oidcSettings(provider), oidcCallback()).catch((error: Error) => {
+          ctx.log.warn({ providerId, err: error.message }, "OIDC discovery failed");
+          throw new AuthError("sso_unavailable");
+        });
+        await db.insert(ssoRequest).values({
+          ...base,
+          id: begun.state,
+          nonce: begun.nonce,
+          codeVerifier: begun.codeVerifier,
+        });
+        return { url: begun.url };
+      }
+      throw new AuthError("not_found");
+    },
+
+    /** The OIDC callback (GET /app/sso/oidc/callback?code&state). */
+    async finishOidc(callbackUrl: URL, meta: RequestMeta): Promise<SsoOutcome> {
+      const state = callbackUrl.searchParams.get("state") ?? "";
+      const request = state ? await takeRequest(state) : null;
+      if (!request) throw new AuthError("sso_refused");
+      const provider = await providerById(request.providerId);
+      if (provider?.kind !== "oidc") throw new AuthError("sso_refused");
+      try {
+        const url = new URL(oidcCallback());
+        url.search = callbackUrl.search;
+        const identity = await oidc.finish(await oidcSettings(provider), url, {
+          state: request.id,
+          nonce: request.nonce ?? "",
+          codeVerifier: request.codeVerifier ?? "",
+        });
+        return await complete(provider, request, identity, meta);
+      } catch (error) {
+        if (error instanceof SsoRefused) throw await refuse(provider, error.reason, meta);
+        throw error;
+      }
+    },
+
+    /** The existing account's owner, signed in with their own factors, accepts the IdP link. */
+    async confirmSsoLink(current: SessionInfo, token: string, meta: RequestMeta): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [pending] = await tx
+          .delete(ssoPendingLink)
+          .where(and(eq(ssoPendingLink.tokenHash, hashSecretToken(token)), gt(ssoPendingLink.expiresAt, new Date())))
+          .returning();
+        if (!pending || pending.userId !== current.userId || !current.mfaVerified) return false;
+        const [provider] = await tx.select().from(ssoProvider).where(eq(ssoProvider.id, pending.providerId));
+        if (!provider) return false;
+        await tx
+          .insert(ssoIdentity)
+          .values({ providerId: provider.id, subject: pending.subject, userId: current.userId })
+          .onConflictDoNothing();
+        await accounts.applyMapping(tx, provider, current.userId, JSON.parse(pending.groups) as string[]);
+        await auditSso(tx, provider, { id: current.userId, email: current.email }, "sso.linked", meta, {
+          subject: pending.subject,
+          email: current.email,
+        });
+        return true;
+      });
+    },
+
+    /** New ids for SAML requests (kept here so both protocols share the request table). */
+    newSsoRequestId: () => `_${randomUUID()}`,
+  };
+}

@@ -1,0 +1,75 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { authFailure, invalidForm } from "../../.server/auth/form-errors";
+import { appLocale, safeNext } from "../../.server/auth/guard";
+import { AuthError } from "../../.server/auth/service";
+import { requestContext, servicesContext } from "../../.server/context";
+import { FormAlert, FormField } from "../../components/app/form-field";
+import { appMessages } from "../../components/app/messages";
+import { useSchemaValidation } from "../../components/app/use-schema-validation";
+import { parseForm, resetRequestSchema } from "../../lib/app-auth-schema";
+import type { Route } from "./+types/sso";
+
+export const handle = { layout: "bare" };
+
+/** Sign-in by email domain: the organisation's identity provider, if its domain is claimed and proved. */
+export function loader({ request, context }: Route.LoaderArgs) {
+  const error = new URL(request.url).searchParams.get("error");
+  const shown = ssoErrors.find((code) => code === error) ?? null;
+  return { locale: appLocale(context), error: shown };
+}
+
+/** The refusals the callback sends back here (anything else is not shown). */
+const ssoErrors = ["sso_refused", "sso_unavailable", "sso_required", "sso_no_provider"] as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = parseForm(resetRequestSchema(appLocale(context)), form);
+  if (!parsed.ok) return invalidForm(parsed.errors);
+  const { auth } = context.get(servicesContext);
+  try {
+    const provider = await auth.ssoProviderForEmail(parsed.data.email);
+    if (!provider) throw new AuthError("sso_no_provider");
+    const next = safeNext(new URL(request.url).searchParams.get("next"));
+    const { url } = await auth.beginSso(provider.id, { next });
+    return redirect(url);
+  } catch (error) {
+    return authFailure(error, context.get(requestContext).log);
+  }
+}
+
+export default function Sso({ loaderData, actionData }: Route.ComponentProps) {
+  const t = appMessages(loaderData.locale);
+  const busy = useNavigation().state === "submitting";
+  const { errors, onSubmit } = useSchemaValidation(resetRequestSchema(loaderData.locale), actionData?.errors);
+  return (
+    <div className="row justify-content-center">
+      <div className="col-md-8 col-lg-5">
+        <h1 className="h3 mb-3">{t.sso.title}</h1>
+        <p className="text-body-secondary">{t.sso.lead}</p>
+        <FormAlert kind="danger">
+          {actionData?.formError
+            ? t.errors[actionData.formError]
+            : loaderData.error
+              ? t.errors[loaderData.error]
+              : undefined}
+        </FormAlert>
+        <Form method="post" noValidate onSubmit={onSubmit} reloadDocument>
+          <FormField
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            label={t.sso.email}
+            errors={errors?.email}
+          />
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t.sso.submit}
+          </button>
+        </Form>
+        <p className="mt-3 small">
+          <a href="/app/login">{t.login.title}</a>
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,251 @@
+/**
+ * Enterprise identity end to end (issue 41) against a real OpenID Provider on loopback
+ * (oidc-provider): an admin sets up the provider, proves the domain, maps IdP groups, tests the
+ * sign-in and switches it on; the first sign-in creates the member with the mapped role and group,
+ * the next keeps them in step; MFA claims count only when trusted; an existing account is linked
+ * only after its owner confirms; a second organisation's IdP never lands anyone here.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAuditEvents } from "../../app/.server/audit/query.ts";
+import { mergeCookies } from "../../app/.server/auth/cookies.ts";
+import type { RequestMeta } from "../../app/.server/auth/service.ts";
+import { member, teamMember, user } from "../../app/.server/db/schema/auth.ts";
+import { startServices } from "../support/contact-services.ts";
+import { browse, type IdpUser, startOidcIdp } from "../support/oidc-idp.ts";
+import { acceptOwnerInvitation, inviteMember, type SignedIn, setupOwner } from "../support/platform-members.ts";
+import { databaseTargets } from "../support/postgres.ts";
+
+const siteUrl = "http://127.0.0.1:3000";
+const callback = `${siteUrl}/app/sso/oidc/callback`;
+
+function visitor(agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36") {
+  let cookie = "";
+  return {
+    meta(): RequestMeta {
+      return { headers: new Headers({ cookie, "user-agent": agent }), ip: "203.0.113.9", userAgent: agent };
+    },
+    take(lines: readonly string[]) {
+      cookie = mergeCookies(cookie, lines);
+    },
+  };
+}
+
+for (const target of databaseTargets()) {
+  describe(`SSO with OIDC (${target.name})`, () => {
+    let app: Awaited<ReturnType<typeof startServices>>;
+    let idpA: Awaited<ReturnType<typeof startOidcIdp>>;
+    let idpB: Awaited<ReturnType<typeof startOidcIdp>>;
+    let owner: SignedIn;
+    let providerId: string;
+    let analysts: string;
+    let legal: string;
+
+    beforeAll(async () => {
+      const url = await target.create();
+      app = await startServices({
+        ...(url ? { DATABASE_URL: url } : {}),
+        AUTH_SECRET: "auth-secret-auth-secret-auth-secret-0123",
+        SSO_ALLOW_PRIVATE_IDP_URLS: "1",
+      });
+      idpA = await startOidcIdp([{ clientId: "vigia-a", clientSecret: "secret-a-0123456789", redirectUri: callback }]);
+      idpB = await startOidcIdp([{ clientId: "vigia-b", clientSecret: "secret-b-0123456789", redirectUri: callback }]);
+      owner = await setupOwner(app.services.auth, app.config.dataDir, {
+        email: "ana@banco.example",
+        organizationName: "Banco",
+      });
+    });
+    afterAll(async () => {
+      await idpA?.close();
+      await idpB?.close();
+      await app?.close();
+      await target.cleanup();
+    });
+
+    /** One sign-in at the IdP as `person`, through our begin and callback. */
+    async function signInAs(person: IdpUser, idp = idpA, id = providerId) {
+      idp.state.user = person;
+      const auth = app.services.auth;
+      const browser = visitor();
+      const { url } = await auth.beginSso(id);
+      const answer = await browse(url, callback);
+      const outcome = await auth.finishOidc(answer, browser.meta());
+      if (outcome.kind === "signed_in") browser.take(outcome.setCookies);
+      return { outcome, current: await auth.currentSession(browser.meta().headers), browser };
+    }
+
+    it("an admin sets up the provider, proves the domain, maps groups, tests, switches it on", async () => {
+      const auth = app.services.auth;
+      analysts = await auth.createGroup(owner.member, "Analistas", owner.meta());
+      legal = await auth.createGroup(owner.member, "Jurídico", owner.meta());
+      providerId = await auth.createSsoProvider(
+        owner.member,
+        {
+          kind: "oidc",
+          name: "Entra ID",
+          issuer: idpA.issuer,
+          clientId: "vigia-a",
+          clientSecret: "secret-a-0123456789",
+          scopes: "openid email profile groups",
+        },
+        owner.meta(),
+      );
+      await auth.setSsoGroupMappings(
+        owner.member,
+        providerId,
+        [
+          { idpGroup: "vigia-admins", role: "admin", teamId: null },
+          { idpGroup: "compliance-analysts", role: null, teamId: analysts },
+          { idpGroup: "legal", role: null, teamId: legal },
+        ],
+        owner.meta(),
+      );
+      await auth.claimSsoDomain(owner.member, "banco.example", owner.meta());
+      expect(await auth.ssoProviderForEmail("luis@banco.example")).toBeNull();
+      await auth.confirmSsoDomainByOwner(owner.member, "banco.example", owner.meta());
+      // Not on before a test sign-in.
+      await expect(auth.setSsoProviderEnabled(owner.member, providerId, true, owner.meta())).rejects.toMatchObject({
+        code: "forbidden",
+      });
+      await expect(auth.beginSso(providerId)).rejects.toMatchObject({ code: "not_found" });
+      idpA.state.user = { sub: "admin-1", email: "it@banco.example", name: "IT", groups: [] };
+      const { url } = await auth.beginSso(providerId, { test: { userId: owner.member.userId } });
+      const tested = await auth.finishOidc(await browse(url, callback), owner.meta());
+      expect(tested).toEqual({ kind: "tested", providerId });
+      const [notCreated] = await app.database.db.select().from(user).where(eq(user.email, "it@banco.example"));
+      expect(notCreated).toBeUndefined();
+      await auth.setSsoProviderEnabled(owner.member, providerId, true, owner.meta());
+      expect(await auth.ssoProviderForEmail("Luis@Banco.example")).toEqual({ id: providerId, name: "Entra ID" });
+      expect(await auth.ssoProviderForEmail("luis@otro.example")).toBeNull();
+    });
+
+    it("the first sign-in creates the member with the mapped role and group; the next keeps them in step", async () => {
+      const db = app.database.db;
+      const first = await signInAs({
+        sub: "luis-1",
+        email: "Luis@banco.example",
+        name: "Luis",
+        groups: ["vigia-admins", "compliance-analysts"],
+      });
+      expect(first.outcome.kind).toBe("signed_in");
+      expect(first.current?.email).toBe("luis@banco.example");
+      const [row] = await db.select().from(member).where(eq(member.userId, first.current!.userId));
+      expect(row).toMatchObject({ organizationId: owner.member.organizationId, role: "admin" });
+      const teams = async () =>
+        (
+          await db
+            .select({ teamId: teamMember.teamId })
+            .from(teamMember)
+            .where(eq(teamMember.userId, first.current!.userId))
+        )
+          .map((r) => r.teamId)
+          .sort();
+      expect(await teams()).toEqual([analysts]);
+
+      const second = await signInAs({ sub: "luis-1", email: "luis@banco.example", name: "Luis", groups: ["legal"] });
+      expect(second.current?.userId).toBe(first.current!.userId);
+      const [after] = await db.select().from(member).where(eq(member.userId, first.current!.userId));
+      expect(after?.role).toBe("member");
+      expect(await teams()).toEqual([legal]);
+
+      const events = (await listAuditEvents(db, owner.member.organizationId, { action: "sso.*", limit: 100 })).items;
+      const signIns = events.filter((event) => event.action === "sso.sign_in");
+      expect(signIns).toHaveLength(2);
+      expect(signIns.map((event) => event.detail)).toContainEqual(
+        expect.objectContaining({ idp: "Entra ID", subject: "luis-1", role: "member", roleBefore: "admin" }),
+      );
+      expect(events.filter((event) => event.action === "sso.provisioned")).toHaveLength(1);
+    });
+
+    it("counts the IdP's MFA only when the admin trusts it", async () => {
+      const auth = app.services.auth;
+      const strong = { sub: "marta-1", email: "marta@banco.example", name: "Marta", groups: [], amr: ["pwd", "otp"] };
+      expect((await signInAs(strong)).current?.mfaVerified).toBe(false);
+      await auth.updateSsoProvider(owner.member, providerId, { trustIdpMfa: true }, owner.meta());
+      expect((await signInAs(strong)).current?.mfaVerified).toBe(true);
+      expect((await signInAs({ ...strong, amr: ["pwd"] })).current?.mfaVerified).toBe(false);
+      await auth.updateSsoProvider(owner.member, providerId, { trustIdpMfa: false }, owner.meta());
+    });
+
+    it("links an existing account with the same email only after its owner confirms", async () => {
+      const auth = app.services.auth;
+      const existing = await inviteMember(auth, owner, { email: "eva@banco.example", role: "member" });
+      const attempt = await signInAs({ sub: "eva-1", email: "eva@banco.example", name: "Eva", groups: ["legal"] });
+      expect(attempt.outcome.kind).toBe("link_pending");
+      expect(attempt.current).toBeNull();
+      const token = attempt.outcome.kind === "link_pending" ? attempt.outcome.token : "";
+      const session = await auth.currentSession(existing.meta().headers);
+      expect(await auth.confirmSsoLink(session!, token, existing.meta())).toBe(true);
+      expect(await auth.confirmSsoLink(session!, token, existing.meta())).toBe(false);
+      const again = await signInAs({ sub: "eva-1", email: "eva@banco.example", name: "Eva", groups: [] });
+      expect(again.current?.userId).toBe(existing.member.userId);
+    });
+
+    it("a user of another organisation's IdP never lands in this one, whatever the email says", async () => {
+      const auth = app.services.auth;
+      const created = await auth.createOrganizationWithOwnerInvitation({
+        name: "Aseguradora",
+        adminEmail: "olga@seguros.example",
+        locale: "es",
+      });
+      const ownerB = await acceptOwnerInvitation(auth, created.url, { email: "olga@seguros.example" });
+      const providerB = await auth.createSsoProvider(
+        ownerB.member,
+        {
+          kind: "oidc",
+          name: "Okta",
+          issuer: idpB.issuer,
+          clientId: "vigia-b",
+          clientSecret: "secret-b-0123456789",
+          scopes: "openid email profile groups",
+        },
+        ownerB.meta(),
+      );
+      idpB.state.user = { sub: "t", email: "t@seguros.example", name: "T", groups: [] };
+      await auth.finishOidc(
+        await browse((await auth.beginSso(providerB, { test: { userId: ownerB.member.userId } })).url, callback),
+        ownerB.meta(),
+      );
+      await auth.setSsoProviderEnabled(ownerB.member, providerB, true, ownerB.meta());
+      await auth.claimSsoDomain(ownerB.member, "seguros.example", ownerB.meta());
+      await auth.confirmSsoDomainByOwner(ownerB.member, "seguros.example", ownerB.meta());
+      // Banco's domain cannot be claimed again by the other organisation.
+      await expect(auth.claimSsoDomain(ownerB.member, "banco.example", ownerB.meta())).rejects.toMatchObject({
+        code: "email_taken",
+      });
+
+      // Org B's IdP says a Banco address: an existing Banco member, then a new Banco address.
+      for (const email of ["luis@banco.example", "nuevo@banco.example"]) {
+        await expect(
+          signInAs({ sub: `x-${email}`, email, name: "X", groups: ["vigia-admins"] }, idpB, providerB),
+        ).rejects.toMatchObject({
+          code: "sso_refused",
+        });
+      }
+      // Org A's IdP says a Seguros address.
+      await expect(
+        signInAs({ sub: "y-1", email: "olga@seguros.example", name: "Y", groups: [] }),
+      ).rejects.toMatchObject({
+        code: "sso_refused",
+      });
+      const bankMembers = await app.database.db
+        .select()
+        .from(member)
+        .where(eq(member.organizationId, owner.member.organizationId));
+      const [nuevo] = await app.database.db.select().from(user).where(eq(user.email, "nuevo@banco.example"));
+      expect(nuevo).toBeUndefined();
+      expect(bankMembers.map((row) => row.userId)).not.toContain(ownerB.member.userId);
+      const refusedB = (
+        await listAuditEvents(app.database.db, ownerB.member.organizationId, { action: "sso.sign_in_refused" })
+      ).items;
+      expect(refusedB).toHaveLength(2);
+      expect(refusedB[0]?.detail).toMatchObject({ idp: "Okta" });
+      const refusedA = (
+        await listAuditEvents(app.database.db, owner.member.organizationId, { action: "sso.sign_in_refused" })
+      ).items;
+      expect(refusedA.map((event) => event.detail)).toContainEqual(
+        expect.objectContaining({ reason: "email of an account outside the organisation" }),
+      );
+    });
+  });
+}

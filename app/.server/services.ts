@@ -1,4 +1,5 @@
 /** The app's long-lived services: database, job kernel, contact store, rate limiter, mail outbox worker, alerts (hub, delivery worker), classification, ingestion. */
+import type { Server } from "node:net";
 import path from "node:path";
 import { databaseDirectory } from "./alerts/directory.ts";
 import { type AlertsService, createAlertsService } from "./alerts/service.ts";
@@ -15,6 +16,7 @@ import { createRateLimiter } from "./contact/rate-limit.ts";
 import { type ContactService, createContactService } from "./contact/service.ts";
 import { createContactStore } from "./contact/store.ts";
 import type { AppServices } from "./context.ts";
+import { startOpsSocket, stopOpsSocket } from "./db/backup.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { createKernel, type Kernel } from "./kernel/kernel.ts";
@@ -161,6 +163,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     sample,
   };
 
+  let opsSocket: Server | undefined;
   let readyAt = 0;
   let ready: Promise<boolean> = Promise.resolve(false);
   let started = false;
@@ -185,6 +188,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
       return ready;
     },
     async start() {
+      // Embedded database: backups while running, and a refusal to open it from a second process.
+      if (!options.inMemory) opsSocket = await startOpsSocket(database, config.dataDir, log);
       const applied = await migrate(database, options.migrationsDir);
       if (applied.length > 0) log.info({ applied }, "database migrations applied");
       const limiter = await createRateLimiter(config.rateLimit, database.pool);
@@ -217,6 +222,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       await sample.stop().catch(() => {}); // sources: the sample load stops after its current day
       await kernel.stop().catch((error: unknown) => log.warn({ err: error }, "job kernel did not stop cleanly"));
       await Promise.all([worker.stop(), alerts.stop()]);
+      await stopOpsSocket(opsSocket);
       await database.close();
     },
   };

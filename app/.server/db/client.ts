@@ -10,6 +10,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { opsSocketPath, socketAnswers } from "./backup.ts";
 import { rowsOf } from "./rows.ts";
 import * as schema from "./schema.ts";
 
@@ -26,6 +27,11 @@ export interface Database {
   query<T>(text: string, values?: unknown[]): Promise<{ rows: T[] }>;
   /** A cheap `select 1` with a timeout. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /**
+   * PGlite only: a gzipped tarball of the whole cluster, taken between transactions (no other
+   * statement runs meanwhile), after a checkpoint: `npm run platform -- backup` (db/backup.ts).
+   */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -33,6 +39,8 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** Directory for PGlite's files; undefined keeps PGlite in memory (tests). */
   pgliteDir?: string | undefined;
+  /** PGlite only: a new cluster at pgliteDir unpacked from this tarball (a backup being restored). */
+  loadDataDir?: Blob | undefined;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -69,6 +77,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.pgliteDir) {
     mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
     dataDir = options.pgliteDir;
+    // The embedded database takes one process: a running server answers on DATA_DIR/ops.sock.
+    const socketPath = opsSocketPath(path.dirname(dataDir));
+    if (existsSync(socketPath) && (await socketAnswers(socketPath))) {
+      throw new Error(
+        `a server is running on ${dataDir} (it answers on ${socketPath}): stop it first; \`npm run platform -- backup\` works while it runs`,
+      );
+    }
   }
   // PGlite compiles PostgreSQL to WebAssembly. V8's optimising tier re-compiles that large
   // module in the background and keeps the memory; the baseline tier runs these small
@@ -81,8 +96,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     import("@electric-sql/pglite/contrib/unaccent"),
     import("drizzle-orm/pglite"),
   ]);
-  if (dataDir) copyClusterTemplate(dataDir);
-  const template = freshClusterTemplate(dataDir);
+  const restoring = options.loadDataDir;
+  if (dataDir && !restoring) copyClusterTemplate(dataDir);
+  const template = restoring ?? freshClusterTemplate(dataDir);
   if (dataDir && !template && !existsSync(path.join(dataDir, "PG_VERSION"))) await createClusterApart(dataDir);
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
@@ -110,6 +126,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         client.query("select 1").then(() => true),
         timeoutMs,
       ),
+    // The checkpoint writes the committed pages (little WAL left to replay when the copy opens);
+    // then the copy under PGlite's transaction lock, so no transaction is half-way while the files
+    // are read (exec and query take that lock themselves: the checkpoint cannot run inside it).
+    dumpDataDir: async () => {
+      await client.exec("checkpoint");
+      return client._runExclusiveTransaction(() => client.dumpDataDir("gzip"));
+    },
     close: () => client.close(),
   };
 }

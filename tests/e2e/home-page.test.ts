@@ -359,6 +359,53 @@ describe("breakpoint classes on <body>", () => {
   });
 });
 
+describe("phone widths", () => {
+  /** Every public page, es and en (the 404 page carries the footer the others have). */
+  const publicPages = [
+    "/",
+    "/en",
+    "/privacidad",
+    "/en/privacy",
+    "/aviso-legal",
+    "/en/legal-notice",
+    "/app/login",
+    "/no-such-page",
+  ];
+
+  /** How far the page scrolls sideways, and the outermost elements that stick out on the right. */
+  function sidewaysOverflow(page: Page) {
+    return page.evaluate(() => {
+      const width = window.innerWidth;
+      const culprits: string[] = [];
+      const clips = (element: Element) => getComputedStyle(element).overflowX !== "visible";
+      const walk = (element: Element) => {
+        if (element.getBoundingClientRect().right > width + 0.5) {
+          culprits.push(`${element.tagName.toLowerCase()}.${[...element.classList].join(".")}`);
+          return;
+        }
+        if (clips(element)) return;
+        for (const child of element.children) walk(child);
+      };
+      for (const child of document.body.children) walk(child);
+      return { by: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 3) };
+    });
+  }
+
+  test.each([320, 390])("no public page scrolls sideways at %i px", async (width) => {
+    const { page, errors, close } = await openPage(f.browser, { locale: "es-ES", viewport: { width, height: 800 } });
+    const found: Record<string, { by: number; culprits: string[] }> = {};
+    for (const path of publicPages) {
+      await page.goto(`${f.server.url}${path}`);
+      if (path === "/" || path === "/en") await interactAndHydrate(page);
+      const overflow = await sidewaysOverflow(page);
+      if (overflow.by > 0) found[path] = overflow;
+    }
+    expect(found).toEqual({});
+    expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+    await close();
+  });
+});
+
 describe("colour mode", () => {
   test("follows the system preference, and the toggle's choice survives a reload", async () => {
     const { page, errors, close } = await openPage(f.browser, {

@@ -30,7 +30,7 @@ export function ArchitectureSection({ content }: { content: HomeContent }) {
             </li>
           ))}
         </ol>
-        <div className="row g-5 mt-1 align-items-start">
+        <div className="row gx-4 gx-xl-5 gy-5 mt-1 align-items-start">
           <div className="col-lg-5">
             <ul className="list-unstyled mb-0">
               {t.pillars.map((pillar) => (

@@ -6,7 +6,7 @@ export function IntroSection() {
   return (
     <section id="intro" className="section-intro" aria-labelledby="intro-title">
       <div className="container py-5">
-        <div className="row align-items-center g-5 py-lg-4">
+        <div className="row align-items-center gx-4 gx-xl-5 gy-5 py-lg-4">
           <div className="col-lg-7">
             <p className="eyebrow">{t.eyebrow}</p>
             <h1 id="intro-title" className="display-title">

@@ -45,7 +45,17 @@ const app = await appModule.createApp(config, log, {
   rootDir: root,
   ...(vite ? { build: () => vite.ssrLoadModule("virtual:react-router/server-build") as never } : {}),
 });
-await app.start();
+try {
+  await app.start();
+} catch (error) {
+  // A start that cannot go on (a migration refused or failed: the database is as it was) stops
+  // cleanly: the reason in the log and on stderr, the database closed, exit 1.
+  log.error({ err: error }, "start failed");
+  process.stderr.write(`start failed: ${(error as Error).message}\n`);
+  await app.stop().catch(() => {});
+  await vite?.close();
+  process.exit(1);
+}
 
 let shuttingDown = false;
 const server = createSiteServer({

@@ -61,6 +61,9 @@ export default [
       route("sso", "routes/app/sso.tsx", { id: "app-sso" }),
       route("sso/oidc/callback", "routes/app/sso-callback.ts", { id: "app-sso-oidc-callback" }),
       route("sso/link/:token", "routes/app/sso-link.tsx", { id: "app-sso-link" }),
+      route("sso/saml/:providerId", "routes/app/sso-saml-metadata.ts", { id: "app-sso-saml-metadata" }),
+      // The one cross-site POST the origin check lets through (decision 0136).
+      route("sso/saml/:providerId/acs", "routes/app/sso-saml-acs.ts", { id: "app-sso-saml-acs" }),
       // Server-Sent Events for the signed-in member's alerts (401 without a session: EventSource stops).
       route("events", "routes/app/events.ts", { id: "app-events" }),
       layout("routes/app/guarded.tsx", { id: "app-guarded" }, [

@@ -120,3 +120,34 @@ describe("the headers every answer starts with", () => {
     }
   });
 });
+
+describe("the origin check's one exception (decision 0136)", () => {
+  function post(path: string, from: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        `${origin}${path}`,
+        {
+          method: "POST",
+          agent: false,
+          headers: { origin: from, "content-type": "application/x-www-form-urlencoded" },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", reject);
+      req.end("SAMLResponse=x");
+    });
+  }
+  const acs = "/app/sso/saml/0b6c1c1e-2f64-4c57-9a51-5d2b8c0f3a11/acs";
+
+  it("lets an IdP's cross-site POST reach the SAML ACS, and nothing else", async () => {
+    expect(await post(acs, "https://idp.example")).toBe(200);
+    expect(await post(acs, "null")).toBe(200);
+    expect(await post("/page", "https://idp.example")).toBe(403);
+    expect(await post(`${acs}x`, "https://idp.example")).toBe(403);
+    expect(await post("/app/sso/saml/not-a-provider/acs", "https://idp.example")).toBe(403);
+    expect(await post("/app/sso/oidc/callback", "https://idp.example")).toBe(403);
+  });
+});

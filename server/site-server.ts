@@ -154,7 +154,7 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
 
     if (options.middleware && (await passedOn(options.middleware, req, res))) return;
 
-    if (!isSafeMethod(method) && !isAllowedOrigin(req, origin)) {
+    if (!isSafeMethod(method) && !isCrossSitePostEndpoint(pathname) && !isAllowedOrigin(req, origin)) {
       return sendJson(res, lead, 403, { statusCode: 403, statusMessage: "Forbidden: cross-origin request" });
     }
 
@@ -414,6 +414,15 @@ function passedOn(middleware: Middleware, req: IncomingMessage, res: ServerRespo
 
 function isSafeMethod(method: string): boolean {
   return method === "GET" || method === "HEAD" || method === "OPTIONS";
+}
+
+/**
+ * The one endpoint a cross-site POST may reach (decision 0136): the SAML ACS, where the IdP's page
+ * posts the signed answer from its own origin. What protects it is the answer itself (signature,
+ * audience, recipient, InResponseTo of this browser's request, validity, one-time use).
+ */
+export function isCrossSitePostEndpoint(pathname: string): boolean {
+  return /^\/app\/sso\/saml\/[0-9a-f-]{36}\/acs$/.test(pathname);
 }
 
 /**

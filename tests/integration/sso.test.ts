@@ -15,6 +15,7 @@ import { startServices } from "../support/contact-services.ts";
 import { browse, type IdpUser, startOidcIdp } from "../support/oidc-idp.ts";
 import { acceptOwnerInvitation, inviteMember, type SignedIn, setupOwner } from "../support/platform-members.ts";
 import { databaseTargets } from "../support/postgres.ts";
+import { decodeSaml, encodeSaml, type SamlOverrides, type SamlPerson, samlIdp } from "../support/saml-idp.ts";
 
 const siteUrl = "http://127.0.0.1:3000";
 const callback = `${siteUrl}/app/sso/oidc/callback`;
@@ -29,6 +30,13 @@ function visitor(agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/53
       cookie = mergeCookies(cookie, lines);
     },
   };
+}
+
+/** A signed-in member's request carrying the cookie of the SSO request they started. */
+function carrying(meta: RequestMeta, setCookies: readonly string[]): RequestMeta {
+  const headers = new Headers(meta.headers);
+  headers.set("cookie", mergeCookies(meta.headers.get("cookie"), setCookies));
+  return { ...meta, headers };
 }
 
 for (const target of databaseTargets()) {
@@ -67,7 +75,8 @@ for (const target of databaseTargets()) {
       idp.state.user = person;
       const auth = app.services.auth;
       const browser = visitor();
-      const { url } = await auth.beginSso(id);
+      const { url, setCookies } = await auth.beginSso(id);
+      browser.take(setCookies);
       const answer = await browse(url, callback);
       const outcome = await auth.finishOidc(answer, browser.meta());
       if (outcome.kind === "signed_in") browser.take(outcome.setCookies);
@@ -109,8 +118,8 @@ for (const target of databaseTargets()) {
       });
       await expect(auth.beginSso(providerId)).rejects.toMatchObject({ code: "not_found" });
       idpA.state.user = { sub: "admin-1", email: "it@banco.example", name: "IT", groups: [] };
-      const { url } = await auth.beginSso(providerId, { test: { userId: owner.member.userId } });
-      const tested = await auth.finishOidc(await browse(url, callback), owner.meta());
+      const begun = await auth.beginSso(providerId, { test: { userId: owner.member.userId } });
+      const tested = await auth.finishOidc(await browse(begun.url, callback), carrying(owner.meta(), begun.setCookies));
       expect(tested).toEqual({ kind: "tested", providerId });
       const [notCreated] = await app.database.db.select().from(user).where(eq(user.email, "it@banco.example"));
       expect(notCreated).toBeUndefined();
@@ -202,10 +211,8 @@ for (const target of databaseTargets()) {
         ownerB.meta(),
       );
       idpB.state.user = { sub: "t", email: "t@seguros.example", name: "T", groups: [] };
-      await auth.finishOidc(
-        await browse((await auth.beginSso(providerB, { test: { userId: ownerB.member.userId } })).url, callback),
-        ownerB.meta(),
-      );
+      const begunB = await auth.beginSso(providerB, { test: { userId: ownerB.member.userId } });
+      await auth.finishOidc(await browse(begunB.url, callback), carrying(ownerB.meta(), begunB.setCookies));
       await auth.setSsoProviderEnabled(ownerB.member, providerB, true, ownerB.meta());
       await auth.claimSsoDomain(ownerB.member, "seguros.example", ownerB.meta());
       await auth.confirmSsoDomainByOwner(ownerB.member, "seguros.example", ownerB.meta());
@@ -246,6 +253,176 @@ for (const target of databaseTargets()) {
       expect(refusedA.map((event) => event.detail)).toContainEqual(
         expect.objectContaining({ reason: "email of an account outside the organisation" }),
       );
+    });
+
+    describe("SAML 2.0", () => {
+      const keycloak = samlIdp("https://idp.banco.example/realms/banco");
+      let samlId: string;
+      let lastRefusal = "";
+
+      async function samlSignIn(
+        person: SamlPerson,
+        options: { overrides?: SamlOverrides; tamper?: (xml: string) => string } = {},
+      ) {
+        const auth = app.services.auth;
+        const browser = visitor();
+        const begun = await auth.beginSso(samlId);
+        browser.take(begun.setCookies);
+        const metadata = (await auth.samlMetadata(samlId)) ?? "";
+        const { samlResponse } = await keycloak.answer(begun.url, metadata, person, options.overrides);
+        const posted = options.tamper ? encodeSaml(options.tamper(decodeSaml(samlResponse))) : samlResponse;
+        return { browser, posted, outcome: () => auth.finishSaml(samlId, posted, browser.meta()) };
+      }
+
+      /** The attempt is refused, nothing is signed in, and the refusal is audited with the IdP and its reason. */
+      async function expectRefused(attempt: Promise<unknown>, reason: RegExp) {
+        await expect(attempt).rejects.toMatchObject({ code: "sso_refused" });
+        const [event] = (
+          await listAuditEvents(app.database.db, owner.member.organizationId, {
+            action: "sso.sign_in_refused",
+            limit: 1,
+          })
+        ).items;
+        expect(event?.detail).toMatchObject({ idp: "Keycloak SAML", protocol: "saml" });
+        const got = String((event?.detail as { reason?: string } | undefined)?.reason);
+        expect(got).not.toBe(lastRefusal);
+        expect(got).toMatch(reason);
+        lastRefusal = got;
+      }
+
+      const luisa: SamlPerson = {
+        nameId: "luisa@banco.example",
+        email: "luisa@banco.example",
+        name: "Luisa",
+        groups: ["vigia-admins", "legal"],
+      };
+
+      it("signs in with a signed assertion: the member made with the mapped role and group, MFA only when trusted", async () => {
+        const auth = app.services.auth;
+        samlId = await auth.createSsoProvider(
+          owner.member,
+          {
+            kind: "saml",
+            name: "Keycloak SAML",
+            entryPoint: keycloak.ssoUrl,
+            idpEntityId: keycloak.entityId,
+            certificate: keycloak.cert,
+          },
+          owner.meta(),
+        );
+        await auth.setSsoGroupMappings(
+          owner.member,
+          samlId,
+          [
+            { idpGroup: "vigia-admins", role: "admin", teamId: null },
+            { idpGroup: "legal", role: null, teamId: legal },
+          ],
+          owner.meta(),
+        );
+        const metadata = await auth.samlMetadata(samlId);
+        expect(metadata).toContain(`entityID="${siteUrl}/app/sso/saml/${samlId}"`);
+        expect(metadata).toContain(`Location="${siteUrl}/app/sso/saml/${samlId}/acs"`);
+        expect(metadata).toMatch(/WantAssertionsSigned="true"/);
+        // The admin's test sign-in, then on.
+        const begun = await auth.beginSso(samlId, { test: { userId: owner.member.userId } });
+        const { samlResponse } = await keycloak.answer(begun.url, metadata ?? "", { ...luisa, nameId: "probe" });
+        expect(await auth.finishSaml(samlId, samlResponse, carrying(owner.meta(), begun.setCookies))).toEqual({
+          kind: "tested",
+          providerId: samlId,
+        });
+        await auth.setSsoProviderEnabled(owner.member, samlId, true, owner.meta());
+
+        const first = await samlSignIn(luisa);
+        const outcome = await first.outcome();
+        expect(outcome).toMatchObject({ kind: "signed_in", mfaVerified: false });
+        if (outcome.kind === "signed_in") first.browser.take(outcome.setCookies);
+        const current = await auth.currentSession(first.browser.meta().headers);
+        expect(current?.email).toBe("luisa@banco.example");
+        const [row] = await app.database.db.select().from(member).where(eq(member.userId, current!.userId));
+        expect(row).toMatchObject({ organizationId: owner.member.organizationId, role: "admin" });
+        const teams = await app.database.db.select().from(teamMember).where(eq(teamMember.userId, current!.userId));
+        expect(teams.map((t) => t.teamId)).toEqual([legal]);
+
+        const multi = "urn:oasis:names:tc:SAML:2.0:ac:classes:MultiFactor";
+        expect(await (await samlSignIn({ ...luisa, classRef: multi })).outcome()).toMatchObject({ mfaVerified: false });
+        await auth.updateSsoProvider(owner.member, samlId, { trustIdpMfa: true }, owner.meta());
+        expect(await (await samlSignIn({ ...luisa, classRef: multi })).outcome()).toMatchObject({ mfaVerified: true });
+        expect(await (await samlSignIn(luisa)).outcome()).toMatchObject({ mfaVerified: false });
+      });
+
+      it("refuses an unsigned assertion, signature wrapping, a wrong audience, an expired or replayed one, another request's answer, an XML entity", async () => {
+        const auth = app.services.auth;
+        // Unsigned: the IdP's signature taken out.
+        await expectRefused(
+          (
+            await samlSignIn(luisa, { tamper: (xml) => xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/, "") })
+          ).outcome(),
+          /signature|not signed/i,
+        );
+        // Wrapping: the signed assertion hidden in Extensions, a forged one for someone else where it is read.
+        await expectRefused(
+          (
+            await samlSignIn(luisa, {
+              tamper: (xml) => {
+                const signed = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? "";
+                const forged = signed
+                  .replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/, "")
+                  .replaceAll("luisa@banco.example", "ana@banco.example")
+                  .replace(/ID="[^"]+"/, 'ID="_forged"');
+                return xml
+                  .replace(signed, forged)
+                  .replace("<samlp:Status>", `<samlp:Extensions>${signed}</samlp:Extensions><samlp:Status>`);
+              },
+            })
+          ).outcome(),
+          /2 assertions/,
+        );
+        // Signed by the IdP, but for another service provider.
+        await expectRefused(
+          (await samlSignIn(luisa, { overrides: { Audience: "https://otro-sp.example/saml" } })).outcome(),
+          /audience/,
+        );
+        // Expired five minutes ago.
+        const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+        await expectRefused(
+          (
+            await samlSignIn(luisa, {
+              overrides: {
+                ConditionsNotBefore: ago(10),
+                ConditionsNotOnOrAfter: ago(5),
+                SubjectConfirmationDataNotOnOrAfter: ago(5),
+              },
+            })
+          ).outcome(),
+          /SUBJECT_UNCONFIRMED|EXPIRED|validity window/,
+        );
+        // Replayed: the same good answer posted twice.
+        const good = await samlSignIn(luisa);
+        expect((await good.outcome()).kind).toBe("signed_in");
+        await expectRefused(good.outcome(), /replayed/);
+        // Another request's answer: one browser posts the answer to a request another browser started.
+        const theirs = await samlSignIn(luisa);
+        const mine = visitor();
+        mine.take((await auth.beginSso(samlId)).setCookies);
+        await expectRefused(auth.finishSaml(samlId, theirs.posted, mine.meta()), /InResponseTo/);
+        // An XML entity (the classic way to smuggle a value past the signature, or read files).
+        await expectRefused(
+          (
+            await samlSignIn(luisa, {
+              tamper: (xml) =>
+                `<!DOCTYPE samlp:Response [<!ENTITY who "ana@banco.example">]>${xml.replace("<saml:NameID", "<saml:NameID").replace(/luisa@banco\.example<\/saml:NameID>/, "&who;</saml:NameID>")}`,
+            })
+          ).outcome(),
+          /DOCTYPE/,
+        );
+        // None of them signed anyone in as Ana.
+        const signIns = (
+          await listAuditEvents(app.database.db, owner.member.organizationId, { action: "sso.sign_in", limit: 200 })
+        ).items;
+        expect(signIns.filter((event) => (event.detail as { email?: string }).email === "ana@banco.example")).toEqual(
+          [],
+        );
+      });
     });
   });
 }

@@ -1,6 +1,6 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
-import { appLocale, safeNext } from "../../.server/auth/guard";
+import { appLocale, safeNext, withCookies } from "../../.server/auth/guard";
 import { AuthError } from "../../.server/auth/service";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
@@ -30,8 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const provider = await auth.ssoProviderForEmail(parsed.data.email);
     if (!provider) throw new AuthError("sso_no_provider");
     const next = safeNext(new URL(request.url).searchParams.get("next"));
-    const { url } = await auth.beginSso(provider.id, { next });
-    return redirect(url);
+    const { url, setCookies } = await auth.beginSso(provider.id, { next });
+    return redirect(url, { headers: withCookies(setCookies) });
   } catch (error) {
     return authFailure(error, context.get(requestContext).log);
   }

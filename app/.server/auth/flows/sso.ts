@@ -8,14 +8,29 @@ import { randomUUID } from "node:crypto";
 import { symmetricDecrypt } from "better-auth/crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { user } from "../../db/schema/auth.ts";
-import { ssoDomain, ssoIdentity, ssoPendingLink, ssoProvider, ssoRequest } from "../../db/schema/sso.ts";
+import {
+  samlAssertionUsed,
+  ssoDomain,
+  ssoIdentity,
+  ssoPendingLink,
+  ssoProvider,
+  ssoRequest,
+} from "../../db/schema/sso.ts";
 import { type IdpIdentity, SsoRefused } from "../../sso/identity.ts";
 import { oidcClient } from "../../sso/oidc.ts";
+import { samlEnvelope, samlServiceProvider } from "../../sso/saml.ts";
 import { AuthError, hashSecretToken, type RequestMeta, type SessionInfo } from "../types.ts";
 import type { AuthContext } from "./context.ts";
 import { auditSso, type ProviderRow, ssoAccounts } from "./sso-accounts.ts";
 
 const requestMinutes = 10;
+const requestCookie = "vn.sso_request";
+
+/** The request this browser started (a cookie), so that an answer to someone else's request is refused. */
+function requestOfBrowser(meta: RequestMeta): string | null {
+  const match = /(?:^|;\s*)vn\.sso_request=([^;]*)/.exec(meta.headers.get("cookie") ?? "");
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
 
 export type SsoOutcome =
   | { kind: "signed_in"; setCookies: string[]; next: string; mfaVerified: boolean }
@@ -27,6 +42,29 @@ export function ssoFlow(ctx: AuthContext) {
   const accounts = ssoAccounts(ctx);
   const oidc = oidcClient(config.allowPrivateIdpUrls);
   const oidcCallback = () => appUrl("/app/sso/oidc/callback");
+  const secure = new URL(config.siteUrl).protocol === "https:";
+  /** SameSite=None over https: the SAML answer is a cross-site POST and must carry it. */
+  const bindCookie = (id: string) =>
+    `${requestCookie}=${encodeURIComponent(id)}; Max-Age=${requestMinutes * 60}; Path=/app/sso; HttpOnly; ${
+      secure ? "SameSite=None; Secure" : "SameSite=Lax"
+    }`;
+  const saml = samlServiceProvider();
+  /** The SP's entity ID (also its metadata URL) and ACS, one pair per provider. */
+  const samlUrls = (id: string) => ({
+    spEntityId: appUrl(`/app/sso/saml/${id}`),
+    acsUrl: appUrl(`/app/sso/saml/${id}/acs`),
+  });
+  function samlSettings(provider: ProviderRow) {
+    if (!provider.samlEntryPoint || !provider.samlIdpEntityId || !provider.samlCertificate) {
+      throw new SsoRefused("provider not configured");
+    }
+    return {
+      ...samlUrls(provider.id),
+      idpEntityId: provider.samlIdpEntityId,
+      entryPoint: provider.samlEntryPoint,
+      certificate: provider.samlCertificate,
+    };
+  }
 
   async function providerById(id: string): Promise<ProviderRow | null> {
     const [row] = await db.select().from(ssoProvider).where(eq(ssoProvider.id, id));
@@ -133,7 +171,7 @@ export function ssoFlow(ctx: AuthContext) {
     async beginSso(
       providerId: string,
       options: { next?: string; test?: { userId: string } } = {},
-    ): Promise<{ url: string }> {
+    ): Promise<{ url: string; setCookies: string[] }> {
       const provider = await providerById(providerId);
       if (!provider || (!options.test && !provider.enabled)) throw new AuthError("not_found");
       if (options.test && provider.kind !== "oidc" && provider.kind !== "saml") throw new AuthError("not_found");
@@ -156,9 +194,17 @@ export function ssoFlow(ctx: AuthContext) {
           nonce: begun.nonce,
           codeVerifier: begun.codeVerifier,
         });
-        return { url: begun.url };
+        return { url: begun.url, setCookies: [bindCookie(begun.state)] };
       }
-      throw new AuthError("not_found");
+      let begun: { id: string; url: string };
+      try {
+        begun = saml.begin(samlSettings(provider));
+      } catch (error) {
+        ctx.log.warn({ providerId, err: (error as Error).message }, "SAML request failed");
+        throw new AuthError("sso_unavailable");
+      }
+      await db.insert(ssoRequest).values({ ...base, id: begun.id });
+      return { url: begun.url, setCookies: [bindCookie(begun.id)] };
     },
 
     /** The OIDC callback (GET /app/sso/oidc/callback?code&state). */
@@ -169,6 +215,7 @@ export function ssoFlow(ctx: AuthContext) {
       const provider = await providerById(request.providerId);
       if (provider?.kind !== "oidc") throw new AuthError("sso_refused");
       try {
+        if (requestOfBrowser(meta) !== request.id) throw new SsoRefused("oidc: state of another browser's request");
         const url = new URL(oidcCallback());
         url.search = callbackUrl.search;
         const identity = await oidc.finish(await oidcSettings(provider), url, {
@@ -177,6 +224,47 @@ export function ssoFlow(ctx: AuthContext) {
           codeVerifier: request.codeVerifier ?? "",
         });
         return await complete(provider, request, identity, meta);
+      } catch (error) {
+        if (error instanceof SsoRefused) throw await refuse(provider, error.reason, meta);
+        throw error;
+      }
+    },
+
+    /** The SP metadata to give the IdP (entity ID, ACS, signed assertions wanted). */
+    async samlMetadata(providerId: string): Promise<string | null> {
+      const provider = await providerById(providerId);
+      return provider?.kind === "saml" ? saml.metadata(samlUrls(provider.id)) : null;
+    },
+
+    samlUrls,
+
+    /**
+     * The ACS (POST /app/sso/saml/:id/acs): the answer to a request we sent for this provider,
+     * every check of sso/saml.ts, each assertion once.
+     */
+    async finishSaml(providerId: string, encoded: string, meta: RequestMeta): Promise<SsoOutcome> {
+      const provider = await providerById(providerId);
+      if (provider?.kind !== "saml") throw new AuthError("sso_refused");
+      try {
+        const { response, assertion } = samlEnvelope(encoded);
+        const assertionId = String(assertion["@ID"] ?? "");
+        const [used] = await db.select().from(samlAssertionUsed).where(eq(samlAssertionUsed.id, assertionId));
+        if (used) throw new SsoRefused("saml: assertion replayed");
+        const inResponseTo = String(response["@InResponseTo"] ?? "");
+        if (!inResponseTo || requestOfBrowser(meta) !== inResponseTo) {
+          throw new SsoRefused("saml: InResponseTo of another request");
+        }
+        const request = await takeRequest(inResponseTo);
+        if (request?.providerId !== provider.id) throw new SsoRefused("saml: InResponseTo of no request of ours");
+        const answer = await saml.finish(samlSettings(provider), encoded, request.id);
+        await db.delete(samlAssertionUsed).where(lt(samlAssertionUsed.expiresAt, new Date()));
+        const fresh = await db
+          .insert(samlAssertionUsed)
+          .values({ id: answer.assertionId, providerId: provider.id, expiresAt: answer.expiresAt })
+          .onConflictDoNothing()
+          .returning({ id: samlAssertionUsed.id });
+        if (fresh.length === 0) throw new SsoRefused("saml: assertion replayed");
+        return await complete(provider, request, answer.identity, meta);
       } catch (error) {
         if (error instanceof SsoRefused) throw await refuse(provider, error.reason, meta);
         throw error;

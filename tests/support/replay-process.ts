@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import type { ReplayPublication, ReplayRequest } from "../../app/.server/sources/replay.ts";
+import type { ReplayFault, ReplayPublication, ReplayRequest } from "../../app/.server/sources/replay.ts";
 
 export interface ReplayProcess {
   url: string;
@@ -13,6 +13,8 @@ export interface ReplayProcess {
   log(): Promise<ReplayRequest[]>;
   publish(publication: ReplayPublication): Promise<void>;
   reset(): Promise<void>;
+  /** The replay's faults (ReplayServer.setFaults), patterns as regular expressions. */
+  setFaults(faults: ReplayFault[]): Promise<void>;
   /** Consolidated laws as they stood on `date` (null: as recorded), for one law or all. */
   setLawDate(date: string | null, lawId?: string): Promise<void>;
   stop(): Promise<void>;
@@ -43,9 +45,18 @@ export async function startReplayProcess(): Promise<ReplayProcess> {
   return {
     url,
     sparqlUrl: `${url}/webapi/rdf/sparql`,
-    log: async () => (await (await fetch(`${url}/__replay/log`)).json()) as ReplayRequest[],
+    // Asked again once: under load a kept-alive connection the replay has just closed can fail.
+    log: async () => {
+      const read = async () => (await (await fetch(`${url}/__replay/log`)).json()) as ReplayRequest[];
+      return read().catch(read);
+    },
     publish: (publication) => post("publish", publication),
     reset: () => post("reset", {}),
+    setFaults: (faults) =>
+      post(
+        "faults",
+        faults.map((f) => ({ ...f, pattern: f.pattern.source })),
+      ),
     setLawDate: (date, lawId) => post("law-date", lawId ? { date, lawId } : { date }),
     stop: () =>
       new Promise<void>((resolve) => {

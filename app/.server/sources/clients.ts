@@ -94,6 +94,14 @@ export function createSourceClients(options: ClientOptions) {
     }),
   });
   const { urls } = options;
+  /** A feed's lane: its host's, which is a source's own lane when the feed is on that source's host (one limit per host). */
+  const feedLane = (url: string) => {
+    const host = hostOf(url);
+    if (host === hostOf(urls.boeApiUrl)) return "boe";
+    if (host === hostOf(urls.eurlexUrl)) return "eurlex";
+    if (host === hostOf(urls.cellarUrl) || host === hostOf(urls.cellarSparqlUrl)) return "cellar";
+    return `feed:${host}`;
+  };
   /** A payload's provenance; for the sample, the official URL it was recorded from, marked sample. */
   const provenance = (payload: FetchedPayload, parser: string, base: keyof SourceUrls): Provenance => {
     const own = provenanceOf(payload, parser);
@@ -262,7 +270,7 @@ SELECT DISTINCT ?celex ?eurovoc ?eurovocLabel ?directory ?directoryLabel WHERE {
     async feed(url: string): Promise<Parsed<FeedEntry[]>> {
       const payload = await feedHttp.request(url, {
         headers: { accept: "application/rss+xml, application/atom+xml, application/xml" },
-        source: `feed:${hostOf(url)}`,
+        source: feedLane(url),
       });
       notFound(payload);
       return { value: parseAt(url, () => parseFeed(payload.body)), provenance: provenanceOf(payload, FEED_PARSER) };

@@ -1,7 +1,8 @@
 /**
  * The sources' HTTP client: Node's fetch with an AbortSignal timeout, every request (retries
- * included) paced by the instance's SourcePacer (pacing.ts: at most 2 per second per source
- * across the instance's jobs and, on PostgreSQL, across instances), a User-Agent naming the
+ * included) paced by the instance's SourcePacer (pacing.ts: one request out per source at a
+ * time, the next one half a second after its answer, across the instance's jobs and, on
+ * PostgreSQL, across instances; the lane is released when the headers arrive), a User-Agent naming the
  * product, retries with exponential backoff on timeouts, 5xx, 429 and network errors,
  * conditional requests (If-None-Match / If-Modified-Since; a 304 is an answer). Answers carry
  * the bytes' SHA-256, the fetch time for provenance and the validators (ETag, Last-Modified).
@@ -46,7 +47,7 @@ export interface SourceHttpOptions {
   source: string;
   /** The instance's pacer (pacing.ts instancePacer); default: a private one at `perSecond`. */
   pacer?: SourcePacer;
-  /** Requests per second when no pacer is given (tests against a local replay). */
+  /** Requests per second when no pacer is given (tests against a local replay); default the spec's (pacing.ts). */
   perSecond?: number;
   /** The fetch to use: the outbound guard's for URLs users typed (admins' feeds); Node's by default. */
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
@@ -78,25 +79,32 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const retries = options.retries ?? 3;
   const backoffMs = options.backoffMs ?? 1000;
-  const pacer = options.pacer ?? createSourcePacer({ perSecond: options.perSecond ?? 2 });
+  const pacer =
+    options.pacer ?? createSourcePacer(options.perSecond !== undefined ? { perSecond: options.perSecond } : {});
 
   return {
     async request(url, init = {}) {
       let lastError: SourceFetchError | undefined;
       for (let attempt = 0; attempt <= retries; attempt++) {
         if (attempt > 0) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
-        await pacer.wait(init.source ?? options.source, { urgent: init.urgent === true });
+        const release = await pacer.acquire(init.source ?? options.source, { urgent: init.urgent === true });
         const conditional: Record<string, string> = {};
         if (init.ifChanged?.etag) conditional["if-none-match"] = init.ifChanged.etag;
         if (init.ifChanged?.lastModified) conditional["if-modified-since"] = init.ifChanged.lastModified;
         try {
-          const response = await (options.fetch ?? fetch)(url, {
-            method: init.method ?? "GET",
-            headers: { "user-agent": options.userAgent, ...init.headers, ...conditional },
-            ...(init.body !== undefined ? { body: init.body } : {}),
-            signal: AbortSignal.timeout(timeoutMs),
-            redirect: "follow",
-          });
+          let response: Response;
+          try {
+            response = await (options.fetch ?? fetch)(url, {
+              method: init.method ?? "GET",
+              headers: { "user-agent": options.userAgent, ...init.headers, ...conditional },
+              ...(init.body !== undefined ? { body: init.body } : {}),
+              signal: AbortSignal.timeout(timeoutMs),
+              redirect: "follow",
+            });
+          } finally {
+            // Answered (headers in) or failed: the source has had this request; the lane's spacing starts now.
+            release();
+          }
           const bytes = Buffer.from(await response.arrayBuffer());
           if (response.status >= 500 || response.status === 429 || response.status === 202) {
             lastError = new SourceFetchError(url, `HTTP ${response.status}`, response.status);

@@ -11,9 +11,14 @@ function busy(ms: number) {
 
 describe("source pacer", () => {
   it("keeps the spacing when the event loop was busy (no burst of late timers)", async () => {
-    const pacer = createSourcePacer({ perSecond: 10 }); // 120 ms with the margin
+    const pacer = createSourcePacer({ perSecond: 10 }); // 100 ms
     const times: number[] = [];
-    const waits = Array.from({ length: 5 }, () => pacer.wait("boe").then(() => times.push(performance.now())));
+    const waits = Array.from({ length: 5 }, () =>
+      pacer.acquire("boe").then((release) => {
+        times.push(performance.now());
+        release();
+      }),
+    );
     setTimeout(() => busy(400), 10);
     await Promise.all(waits);
     for (let i = 1; i < times.length; i++) {
@@ -21,39 +26,65 @@ describe("source pacer", () => {
     }
   });
 
+  it("lets one request out at a time and the next one leave the spacing after its answer", async () => {
+    const pacer = createSourcePacer({ perSecond: 20 }); // 50 ms
+    const first = await pacer.acquire("boe");
+    let second = false;
+    const next = pacer.acquire("boe").then((release) => {
+      second = true;
+      return release;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The first is still out (a slow answer): the second waits however long it takes.
+    expect(second).toBe(false);
+    const answeredAt = performance.now();
+    first();
+    (await next)();
+    expect(performance.now() - answeredAt).toBeGreaterThanOrEqual(pacer.spacingMs - 1);
+  });
+
   it("lets urgent requests go before waiting ordinary ones, and sources do not wait for each other", async () => {
     const pacer = createSourcePacer({ perSecond: 20 });
     const order: string[] = [];
+    const go = (name: string) => (release: () => void) => {
+      order.push(name);
+      release();
+    };
     const all = [
-      pacer.wait("boe").then(() => order.push("a")),
-      pacer.wait("boe").then(() => order.push("b")),
-      pacer.wait("boe").then(() => order.push("c")),
-      pacer.wait("boe", { urgent: true }).then(() => order.push("today")),
+      pacer.acquire("boe").then(go("a")),
+      pacer.acquire("boe").then(go("b")),
+      pacer.acquire("boe").then(go("c")),
+      pacer.acquire("boe", { urgent: true }).then(go("today")),
     ];
     const started = performance.now();
-    await pacer.wait("cellar");
+    (await pacer.acquire("cellar"))();
     expect(performance.now() - started).toBeLessThan(pacer.spacingMs);
     await Promise.all(all);
     expect(order).toEqual(["a", "today", "b", "c"]);
   });
 
-  it("waits for the shared store's consent and keeps going when the store fails", async () => {
+  it("waits for the shared store's consent, tells it of each answer, and keeps going when the store fails", async () => {
     let asked = 0;
+    const released: string[] = [];
     const store: PacingStore = {
       async claim() {
         asked++;
-        if (asked === 1) return 50;
+        if (asked === 1) return { waitMs: 50 };
         if (asked === 3) throw new Error("database down");
-        return 0;
+        return { token: `t${asked}` };
+      },
+      async release(_source, token) {
+        released.push(token);
       },
     };
     const errors: unknown[] = [];
-    const pacer = createSourcePacer({ perSecond: 100, store, onStoreError: (e) => errors.push(e) });
+    const pacer = createSourcePacer({ perSecond: 10, store, onStoreError: (e) => errors.push(e) });
     const started = performance.now();
-    await pacer.wait("boe");
+    (await pacer.acquire("boe"))();
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
-    await pacer.wait("boe");
+    (await pacer.acquire("boe"))();
     expect(errors).toHaveLength(1);
+    expect(released).toEqual(["t2"]);
   });
 });
 

@@ -13,7 +13,8 @@
  * fails above 2 per second). `publish({ date, from, at })` serves a recorded day's summary as
  * another day's (today's), 404 until the moment `at`: a publication at a chosen moment.
  * `moveEuTo(date)` (control: POST /__replay/eu-date `{ "date" }`) hides EU consolidated versions
- * dated after it (eu-consolidated/replay.ts).
+ * dated after it (eu-consolidated/replay.ts). Control: POST /__replay/faults sets the faults
+ * (patterns as regular expression sources).
  * Summaries carry an ETag and a Last-Modified and honour If-None-Match / If-Modified-Since
  * with a 304, as a source that honours conditional requests.
  */
@@ -271,6 +272,14 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
       const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReplayPublication;
       if (!/^\d{4}-\d{2}-\d{2}$/.test(p.date) || !/^\d{4}-\d{2}-\d{2}$/.test(p.from)) return json(422, {});
       publications.set(p.date, { date: p.date, from: p.from, at: p.at ?? Date.now() });
+      return json(200, {});
+    }
+    if (pathname === "/__replay/faults" && req.method === "POST") {
+      // [{ "pattern": "regexp source", "kind", "status"?, "delayMs"?, "times"? }]: setFaults over HTTP.
+      const list = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Array<
+        Omit<ReplayFault, "pattern"> & { pattern: string }
+      >;
+      faults = list.map((f) => ({ ...f, pattern: new RegExp(f.pattern), fired: 0 }));
       return json(200, {});
     }
     if (pathname === "/__replay/law-date" && req.method === "POST") {

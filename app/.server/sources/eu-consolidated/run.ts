@@ -19,7 +19,8 @@ export function startEuSync(config: Config, database: Database, log: Logger, act
   const http = createSourceHttp({
     userAgent: productUserAgent(config.siteUrl),
     source: "cellar",
-    pacer: instancePacer(),
+    // The instance's pacer, the one the jobs' Cellar lane uses (a pacer of its own would double the pace).
+    pacer: instancePacer(database),
   });
   syncEuLaw(database, http, { cellarSparqlUrl: sources.cellarSparqlUrl, cellarUrl: sources.cellarUrl }, actCelex)
     .then((result) => log.info({ law: actCelex, versions: result.applied.length }, "eu consolidated versions read"))

@@ -15,11 +15,19 @@
  * second (57-99 µs of CPU per cached page instead of 22-24). With this flag, none of 17
  * processes did (22-28 µs); the PostgreSQL peak was 197 MB against 201 MB without it, in
  * back-to-back runs (docs/performance.md, 26 November 2026).
+ *
+ * `--liftoff-only`: the embedded database (PGlite) is PostgreSQL compiled to WebAssembly, and V8
+ * re-compiles its hot functions with its optimising tier in the background; each of those
+ * compilations holds tens of megabytes of native memory while it runs. Through the first queries
+ * after a start the process went from 300 to 776 MB and back (decision 0132). V8 reads the flag
+ * only at its start: set later from JavaScript (v8.setFlagsFromString, as db/client.ts did) it
+ * changed nothing. A process on PostgreSQL runs no WebAssembly; the flag costs it nothing.
  */
 export const serverNodeFlags = [
   "--max-old-space-size=192",
   "--optimize-for-size",
   "--no-allocation-site-pretenuring",
+  "--liftoff-only",
 ] as const;
 
 /**

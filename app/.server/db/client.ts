@@ -5,7 +5,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { setFlagsFromString } from "node:v8";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -85,10 +84,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       );
     }
   }
-  // PGlite compiles PostgreSQL to WebAssembly. V8's optimising tier re-compiles that large
-  // module in the background and keeps the memory; the baseline tier runs these small
-  // queries as fast (measured: 2,000 queries in 1.1 s either way) in a third less memory.
-  setFlagsFromString("--liftoff-only");
+  // PGlite compiles PostgreSQL to WebAssembly: the server runs it on V8's baseline tier only
+  // (`--liftoff-only` in server/runtime-flags.ts, a start-up flag: decision 0132).
   // Loaded only for the embedded database: a process on PostgreSQL does not hold PGlite's code.
   const [{ PGlite }, { pg_trgm }, { unaccent }, { drizzle: drizzlePglite }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -176,9 +173,14 @@ async function createClusterApart(dataDir: string): Promise<void> {
   const script =
     "const { PGlite } = await import(process.argv[1]);" +
     "const pg = await PGlite.create({ dataDir: process.argv[2] }); await pg.close();";
-  await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script, moduleUrl, dataDir], {
-    timeout: 300_000,
-  });
+  // On V8's baseline tier, as the server (decision 0132): initdb is the WebAssembly module's heaviest work.
+  await promisify(execFile)(
+    process.execPath,
+    ["--liftoff-only", "--input-type=module", "-e", script, moduleUrl, dataDir],
+    {
+      timeout: 300_000,
+    },
+  );
 }
 
 function createRequireResolve(specifier: string): string {

@@ -23,7 +23,7 @@ describe("classify:eval on the held-out part", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("prints each area's support with 95 % intervals and every target figure of issue 23", async () => {
-    const { code, out } = await evaluate([]);
+    const { code, out } = await evaluate(["--split", "heldout"]);
     expect(code).toBe(0);
     // Support, precision and recall with their Wilson intervals, per area.
     expect(out).toMatch(/^data-protection\s+\d+\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+$/m);

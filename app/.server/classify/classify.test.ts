@@ -213,6 +213,44 @@ describe("jurisdiction", () => {
     });
     expect(classify(office).jurisdiction).toBe("ES");
   });
+
+  it("reads a region from its BOE department code, its names with their article, and the journal a local notice cites", () => {
+    // The code alone (a department whose name the tables do not know) gives the community.
+    const byCode = boe({ title: "Decreto 3/2026, de turismo.", section: "1", department: { code: "8030", label: "" } });
+    expect(classify(byCode).jurisdiction).toBe("ES-CN");
+    const local = { code: "9525", label: "ADMINISTRACIÓN LOCAL" };
+    const universities = { code: "310", label: "UNIVERSIDADES" };
+    // The article is part of the name: "de La Rioja", "de Las Palmas de Gran Canaria".
+    for (const [title, id] of [
+      ["Resolución de la Universidad de La Rioja, por la que se convoca proceso selectivo.", "ES-RI"],
+      ["Anuncio de la Universidad de Las Palmas de Gran Canaria sobre extravío de título universitario.", "ES-CN"],
+    ] as const) {
+      expect(classify(boe({ title, section: "2B", department: universities })).jurisdiction).toBe(id);
+    }
+    const ceuta = boe({
+      title:
+        "Resolución de la Ciudad de Ceuta, Organismo Autónomo Servicios Tributarios de Ceuta, referente a la convocatoria.",
+      section: "2B",
+      department: local,
+    });
+    expect(classify(ceuta).jurisdiction).toBe("ES-CE");
+    const island = boe({
+      title: "Resolución del Cabildo Insular de Lanzarote, referente a la convocatoria.",
+      department: local,
+    });
+    expect(classify(island).jurisdiction).toBe("ES-CN");
+    const cited = boe({
+      title: "Resolución del Consorcio de Aguas Sierra Norte, referente a la convocatoria para proveer una plaza.",
+      department: local,
+      paragraphs: [
+        {
+          kind: "paragraph",
+          text: "En el «Boletín Oficial de la Comunidad de Madrid» número 80, de 3 de abril de 2026, se han publicado las bases.",
+        },
+      ],
+    });
+    expect(classify(cited).jurisdiction).toBe("ES-MD");
+  });
 });
 
 describe("kind", () => {
@@ -241,6 +279,41 @@ describe("kind", () => {
 describe("relevance", () => {
   const rel = (title: string, section: string, partial: Partial<SourceDocument> = {}) =>
     classify(boe({ title, section, ...partial })).relevance;
+  it("makes a section III act that sets duties or limits on third parties medium, and an agreement between bodies low", () => {
+    expect(
+      rel(
+        "Orden TED/215/2025, por la que se establecen servicios mínimos en el sector eléctrico durante la huelga.",
+        "3",
+      ),
+    ).toBe("medium");
+    expect(
+      rel(
+        "Resolución de la Secretaría General de Pesca, por la que se establecen las cuotas iniciales por especie.",
+        "3",
+      ),
+    ).toBe("medium");
+    expect(
+      rel(
+        "Resolución de la Confederación Hidrográfica, sobre limitaciones y condiciones al ejercicio de la navegación.",
+        "3",
+      ),
+    ).toBe("medium");
+    expect(
+      rel("Resolución de la Dirección General, por la que se fijan los requisitos técnicos de los equipos.", "3"),
+    ).toBe("medium");
+    expect(
+      rel(
+        "Resolución de la Subsecretaría, por la que se publica el Convenio con el Ayuntamiento, por el que se fijan las condiciones de la cesión.",
+        "3",
+      ),
+    ).toBe("low");
+    expect(
+      rel(
+        "Resolución de la Subsecretaría, por la que se aprueba la ampliación del calendario de conservación de series documentales.",
+        "3",
+      ),
+    ).toBe("low");
+  });
   it("follows the section and the instrument", () => {
     expect(rel("Ley 9/2018, de 5 de diciembre, de evaluación ambiental.", "1")).toBe("high");
     expect(

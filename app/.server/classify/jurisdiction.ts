@@ -9,7 +9,8 @@ import type { SourceDocument } from "../documents/types.ts";
 import { classificationHints } from "../sources/registry.ts";
 import { departmentRule } from "./codes.ts";
 import type { DocumentText } from "./document-text.ts";
-import { communities, provinces, towns, universities } from "./tables/boe.ts";
+import { communities, communityDepartments, provinces, towns, universities } from "./tables/boe.ts";
+import { fold } from "./text.ts";
 
 export interface JurisdictionResult {
   id: JurisdictionId;
@@ -27,7 +28,7 @@ function placeOf(foldedTitle: string): JurisdictionId | undefined {
   const candidates: string[] = [];
   for (const m of foldedTitle.matchAll(/\(([^)]+)\)/g)) candidates.push(...(m[1] ?? "").split("/"));
   const body = foldedTitle.match(
-    /(?:ayuntamiento|diputacion provincial|diputacion foral|consejo insular|consell insular|cabildo insular|mancomunidad|comarca)\s+(?:de\s+(?:la\s+|las\s+|los\s+|l')?)?([\p{L} '-]+?)(?:,|\(|\.| referente| por | sobre |$)/u,
+    /(?:ayuntamiento|ajuntament|diputacion provincial|diputacion foral|diputacio|consejo insular|consell insular|cabildo insular|mancomunidad|comarca|consejo comarcal|consell comarcal|ciudad autonoma|ciudad)\s+(?:de\s+(?:la\s+|las\s+|los\s+|l')?|del\s+)?([\p{L} '-]+?)(?:,|\(|\.| referente| por | sobre |$)/u,
   );
   if (body?.[1]) candidates.push(body[1]);
   for (const raw of candidates) {
@@ -40,12 +41,34 @@ function placeOf(foldedTitle: string): JurisdictionId | undefined {
   return undefined;
 }
 
+/**
+ * The official journal a local or regional body's notice cites: "«Boletín Oficial de la
+ * Provincia de Valencia»", "«Boletín Oficial de Canarias»", "«Diari Oficial de la Generalitat de
+ * Catalunya»". Its place is the body's, by the provinces' and the communities' own names.
+ */
+function gazettePlaceOf(foldedText: string): JurisdictionId | undefined {
+  for (const m of foldedText.matchAll(
+    /(?:boletin|butlleti|diario|diari|buletin) oficial (?:de la |del |de )?(?:provincia |provincia de |provincia de la |provincia de les |territorio historico de )?(?:de )?([\p{L} '/-]{3,60})/gu,
+  )) {
+    const name = (m[1] ?? "").trim();
+    const province = Object.keys(provinces).find(
+      (p) => name === p || name.startsWith(`${p} `) || name.startsWith(`${p}/`),
+    );
+    const hit = (province ? provinces[province] : undefined) ?? communityOf(name);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+const stripArticle = (name: string) => name.replace(/^(?:la|las|los|el|les|l')\s+/, "");
+
 function universityOf(foldedTitle: string): JurisdictionId | undefined {
-  const m = foldedTitle.match(/universi(?:dad|tat|tatea)\s+(?:de\s+(?:la\s+|las\s+)?|del\s+)?([\p{L} '-/]+)/u);
+  const m = foldedTitle.match(/universi(?:dad|tat|tatea)\s+(?:de\s+|del\s+)?([\p{L} '-/]+)/u);
   if (!m?.[1]) return undefined;
-  const rest = m[1];
+  // "Universidad de La Rioja", "de Las Palmas de Gran Canaria": the article belongs to the name.
+  const rest = stripArticle(m[1]);
   for (const entry of universities) {
-    if (entry.names.some((name) => rest.startsWith(name))) return entry.jurisdiction;
+    if (entry.names.some((name) => rest.startsWith(stripArticle(name)))) return entry.jurisdiction;
   }
   return undefined;
 }
@@ -63,6 +86,16 @@ export function jurisdictionOf(doc: SourceDocument, text: DocumentText): Jurisdi
       },
     };
   }
+  const byCode = doc.department?.code ? communityDepartments[doc.department.code] : undefined;
+  if (byCode) {
+    return {
+      id: byCode,
+      reason: {
+        es: `Departamento autonómico: ${text.department || communityName(byCode)}`,
+        en: `Regional department: ${text.department || communityName(byCode)}`,
+      },
+    };
+  }
   const dept = text.foldedDepartment;
   const isCommunity =
     /^(comunidad|comunitat|ciudad autonoma|ciudad de (ceuta|melilla))/.test(dept) ||
@@ -77,7 +110,7 @@ export function jurisdictionOf(doc: SourceDocument, text: DocumentText): Jurisdi
     }
   }
   if (dept.startsWith("administracion local")) {
-    const id = placeOf(text.foldedTitle);
+    const id = placeOf(text.foldedTitle) ?? communityOf(text.foldedTitle) ?? gazettePlaceOf(fold(text.opening));
     if (id) {
       return {
         id,
@@ -89,7 +122,7 @@ export function jurisdictionOf(doc: SourceDocument, text: DocumentText): Jurisdi
     }
   }
   if (dept.startsWith("universidades")) {
-    const id = universityOf(text.foldedTitle);
+    const id = universityOf(text.foldedTitle) ?? gazettePlaceOf(fold(text.opening));
     if (id) {
       return {
         id,

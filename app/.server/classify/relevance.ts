@@ -52,6 +52,23 @@ const bindsSector = [
   /\bcircular\b/,
 ];
 
+/**
+ * Section III acts that set duties or limits on third parties: what they must do (minimum
+ * services in a strike, quotas, requirements) or may not (limitations and conditions on an
+ * activity). The taxonomy's "binds third parties", in the words such acts use; agreements
+ * between public bodies stay low whatever their subject says.
+ */
+const setsDuties = [
+  /servicios minimos/,
+  /\bcuotas?\b/,
+  /limitaciones (y condiciones )?(al|a la|para|en)\b/,
+  /condiciones (al|para el) ejercicio/,
+  /se (establecen|fijan|determinan) (los |las )?(requisitos|obligaciones|condiciones|normas|criterios)/,
+];
+
+/** A section III title that publishes an agreement between bodies (not a collective agreement). */
+const publishesAgreement = /se publica(n)? (el|la|los|las) (convenio|adenda|acuerdo)(?! colectivo)/;
+
 /** Section III departments that are sector supervisors: their acts bind the sector unless mere agreements. */
 const supervisors = [/comision nacional de los mercados y la competencia/, /consejo de seguridad nuclear/];
 
@@ -99,7 +116,10 @@ export function relevanceOf(doc: SourceDocument, text: DocumentText, kind: KindI
         `Section III: act of a supervisor (${text.department})`,
       );
     }
-    if (bindsSector.some((re) => re.test(title))) {
+    if (
+      bindsSector.some((re) => re.test(title)) ||
+      (!publishesAgreement.test(title) && setsDuties.some((re) => re.test(title)))
+    ) {
       return r(
         "medium",
         "Sección III: obliga a terceros o a un sector",

@@ -104,6 +104,32 @@ export const communities: { id: JurisdictionId; names: string[] }[] = [
   { id: "ES-ML", names: ["ciudad de melilla", "ciudad autonoma de melilla"] },
 ];
 
+/**
+ * BOE department codes of the autonomous communities and the two cities → community
+ * (fixtures/reference/boe/departamentos_observed.tsv: 8010 Andalucía … 8190 Melilla, 9531
+ * Castilla y León). The code decides before the department's name does.
+ */
+export const communityDepartments: Record<string, JurisdictionId> = {
+  "8010": "ES-AN",
+  "8020": "ES-AR",
+  "8030": "ES-CN",
+  "8040": "ES-CB",
+  "8060": "ES-CM",
+  "8070": "ES-CT",
+  "8080": "ES-EX",
+  "8090": "ES-GA",
+  "8100": "ES-MC",
+  "8110": "ES-RI",
+  "8121": "ES-IB",
+  "8131": "ES-MD",
+  "8140": "ES-PV",
+  "8150": "ES-AS",
+  "8162": "ES-VC",
+  "8170": "ES-NC",
+  "8190": "ES-ML",
+  "9531": "ES-CL",
+};
+
 /** Provinces, islands and the cities of Ceuta and Melilla → community (for local bodies). */
 export const provinces: Record<string, JurisdictionId> = {
   almeria: "ES-AN",
@@ -124,6 +150,15 @@ export const provinces: Record<string, JurisdictionId> = {
   eivissa: "ES-IB",
   ibiza: "ES-IB",
   "las palmas": "ES-CN",
+  "gran canaria": "ES-CN",
+  lanzarote: "ES-CN",
+  fuerteventura: "ES-CN",
+  "la palma": "ES-CN",
+  "la gomera": "ES-CN",
+  "el hierro": "ES-CN",
+  formentera: "ES-IB",
+  "islas baleares": "ES-IB",
+  baleares: "ES-IB",
   "santa cruz de tenerife": "ES-CN",
   tenerife: "ES-CN",
   cantabria: "ES-CB",
@@ -145,9 +180,13 @@ export const provinces: Record<string, JurisdictionId> = {
   girona: "ES-CT",
   lleida: "ES-CT",
   tarragona: "ES-CT",
+  gerona: "ES-CT",
+  lerida: "ES-CT",
   badajoz: "ES-EX",
   caceres: "ES-EX",
   "a coruna": "ES-GA",
+  "la coruna": "ES-GA",
+  orense: "ES-GA",
   lugo: "ES-GA",
   ourense: "ES-GA",
   pontevedra: "ES-GA",
@@ -158,6 +197,8 @@ export const provinces: Record<string, JurisdictionId> = {
   alava: "ES-PV",
   bizkaia: "ES-PV",
   gipuzkoa: "ES-PV",
+  guipuzcoa: "ES-PV",
+  vizcaya: "ES-PV",
   "la rioja": "ES-RI",
   alicante: "ES-VC",
   alacant: "ES-VC",

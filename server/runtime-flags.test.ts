@@ -16,4 +16,12 @@ describe("server runtime flags", () => {
     const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, "../package.json"), "utf8"));
     expect(pkg.scripts["bench:memory"]).toBe(`node --expose-gc ${serverNodeFlags.join(" ")} scripts/bench-memory.ts`);
   });
+
+  it("keep the embedded database's WebAssembly on V8's baseline tier from the process's start (decision 0132)", () => {
+    // V8 reads --liftoff-only only at its start: set from JavaScript it did nothing, and the
+    // optimising compiler took a restarted server on PGlite to 787 MB.
+    expect(serverNodeFlags).toContain("--liftoff-only");
+    const client = readFileSync(path.join(import.meta.dirname, "../app/.server/db/client.ts"), "utf8");
+    expect(client).not.toMatch(/setFlagsFromString/);
+  });
 });

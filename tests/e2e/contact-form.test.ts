@@ -96,7 +96,7 @@ for (const lang of ["es", "en"] as const) {
       const { page } = watched;
       await page.goto(`${server.url}${t.path}#contact`);
       await startHydration(page);
-      await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
+      await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
       await page.locator("#contact").getByLabel(t.email).fill("not-an-email");
       await page.getByRole("button", { name: t.submit }).click();
       const name = page.locator("#contact").getByLabel(t.name);
@@ -112,7 +112,7 @@ for (const lang of ["es", "en"] as const) {
       const { page } = watched;
       await page.reload();
       await startHydration(page);
-      await page.waitForFunction(() => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate);
+      await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
       const before = sink.messages.length;
       await fill(page, t, { name: `Ana ${lang}`, email: "ana@example.com" });
       await humanPause();
@@ -129,9 +129,7 @@ for (const lang of ["es", "en"] as const) {
         const { page } = other;
         await page.goto(`${limited.url}${t.path}#contact`);
         await startHydration(page);
-        await page.waitForFunction(
-          () => (document.getElementById("contact-form") as HTMLFormElement | null)?.noValidate,
-        );
+        await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
         await fill(page, t, { name: "Kept", email: "kept@example.com" });
         await humanPause();
         // Use up the one request per minute of this server, from the same client address, just
@@ -171,6 +169,42 @@ for (const lang of ["es", "en"] as const) {
   }
 
   describe(`contact form (${lang}) before the page has hydrated`, () => {
+    // Issue 37 item 9: the first submit is also the first interaction (decision 0116), so React is
+    // not there to answer it; the browser must post it, and the server writes every field's error.
+    it("an empty first submit shows the error next to every required field, with the modules held or not", async () => {
+      const watchedPage = await openPage(browser, { locale: t.locale });
+      try {
+        const { page } = watchedPage;
+        for (const held of [true, false]) {
+          if (held) await page.route(/\/assets\/[^?]*\.js(\?.*)?$/, () => {});
+          else await page.unrouteAll();
+          await page.goto(`${server.url}${t.path}`, { waitUntil: "commit" });
+          await page.getByRole("button", { name: t.submit }).click();
+          // Held, the server answers; free, the modules may win the race and the page answers itself.
+          await page.waitForSelector('#contact-name[aria-invalid="true"]', { timeout: 30_000 });
+          if (held) {
+            expect(page.url()).toMatch(/contact=/);
+            expect(await page.getByRole("alert").textContent()).toContain(t.failed);
+          }
+          for (const label of [t.name, t.surname, t.email, t.company]) {
+            const field = page.locator("#contact").getByLabel(label);
+            expect(await field.getAttribute("aria-invalid"), `${label} (held: ${held})`).toBe("true");
+            const describedBy = await field.getAttribute("aria-describedby");
+            expect(await page.locator(`#${describedBy}`).textContent(), label).toBe(t.required);
+          }
+          const name = page.locator("#contact").getByLabel(t.name);
+          await expect.poll(() => name.evaluate((el) => el === document.activeElement)).toBe(true);
+        }
+        // Once hydrated, the page keeps the server's errors until the visitor fixes them.
+        await startHydration(page);
+        await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
+        expect(await page.getByText(t.required).count()).toBe(4);
+        expect(unexpected(watchedPage.errors)).toEqual([]);
+      } finally {
+        await watchedPage.close();
+      }
+    });
+
     it("posts as without JavaScript, follows the 303 and shows the success message", async () => {
       const watchedPage = await openPage(browser, { locale: t.locale });
       try {

@@ -15,7 +15,7 @@ import { pagePath } from "../../lib/site.ts";
 import type { AppServices, RequestInfo } from "../context.ts";
 import { localeFromAcceptLanguage } from "../locale.ts";
 import { isDatabaseUnavailable } from "./errors.ts";
-import { type ContactOutcome, outcomeParam } from "./outcome.ts";
+import { type ContactOutcome, flashIdPattern, outcomeParam } from "./outcome.ts";
 import { checkFormToken } from "./time-trap.ts";
 
 type StatusCode = keyof ReturnType<typeof contactMessages>["status"];
@@ -46,8 +46,13 @@ export function methodNotAllowed(request: Request): Response {
   return jsonError(405, fallbackLocale(request), {}, { Allow: "POST" });
 }
 
-function seeOther(locale: Locale, ref: string): Response {
-  const location = `${pagePath("home", locale)}?${outcomeParam}=${encodeURIComponent(ref)}#contact`;
+/**
+ * Back to the page with the outcome. A page reached with a fragment skips `autofocus` (HTML's
+ * autofocus rules), so when fields have errors there is none: the first invalid field takes the
+ * focus, which scrolls it into view (issue 37 item 9).
+ */
+function seeOther(locale: Locale, ref: string, { focusesField = false } = {}): Response {
+  const location = `${pagePath("home", locale)}?${outcomeParam}=${encodeURIComponent(ref)}${focusesField ? "" : "#contact"}`;
   return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 }
 
@@ -122,16 +127,16 @@ export async function handleContactPost(request: Request, services: AppServices,
     const validation = validateContact(body, locale);
     if (!validation.success) {
       info.log.info({ fields: Object.keys(validation.fieldErrors) }, "contact request invalid");
-      if (isForm)
-        return seeOther(
-          locale,
-          await flash(
-            services,
-            info.clientIp,
-            { kind: "error", status: 422, fieldErrors: validation.fieldErrors, values: keptValues(body) },
-            body,
-          ),
+      if (isForm) {
+        const ref = await flash(
+          services,
+          info.clientIp,
+          { kind: "error", status: 422, fieldErrors: validation.fieldErrors, values: keptValues(body) },
+          body,
         );
+        // Without the flash (no database, over the cap) the page has no field to focus.
+        return seeOther(locale, ref, { focusesField: flashIdPattern.test(ref) });
+      }
       return jsonError(422, locale, { fieldErrors: validation.fieldErrors });
     }
 

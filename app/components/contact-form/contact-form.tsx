@@ -1,7 +1,8 @@
 /**
  * The demo request form. Without JavaScript it posts form-encoded to /mail/send and the page
- * shows the outcome after a 303; so it does before the home page has hydrated (on the visitor's
- * first interaction, decision 0116), and what is typed before then is kept (uncontrolled fields).
+ * shows the outcome after a 303, with each field's error next to it and the focus on the first;
+ * so it does before the home page has hydrated (on the visitor's first interaction, decision
+ * 0116), and what is typed before then is kept (uncontrolled fields).
  * With it, the shared schema (app/lib/contact-schema.ts, loaded on first interaction with the
  * form) validates in the browser and the request goes as JSON through the site's HTTP client.
  * Why not Conform's useForm here: docs/decisions/0020-client-validation.md.
@@ -105,10 +106,7 @@ export function ContactForm({
   const [errors, setErrors] = useState<FieldErrors>(outcome?.kind === "error" ? (outcome.fieldErrors ?? {}) : {});
   const [busy, setBusy] = useState(false);
   const [toast, setToast] = useState<ToastState>(undefined);
-  // Once the script runs, the page's own messages replace the browser's validation bubbles.
-  const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
-    setHydrated(true);
     // The home page hydrates on a first interaction: a visitor who started typing before that
     // is already in the form, and its focus event came before React listened.
     if (formRef.current?.contains(document.activeElement)) void loadValidator().catch(() => {});
@@ -244,7 +242,10 @@ export function ContactForm({
         method="post"
         action="/mail/send"
         aria-labelledby="contact-title"
-        noValidate={hydrated}
+        // Never the browser's bubbles (one, on the first field only): before hydration the first
+        // submit is also the first interaction and posts, and the server's answer writes every
+        // field's error next to it (decision 0126); after it, the page's own messages do.
+        noValidate
         onSubmit={onSubmit}
         onBlur={onBlur}
         onInput={onInput}

@@ -10,12 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import { mergeCookies } from "../../app/.server/auth/cookies.ts";
 import type { RequestMeta } from "../../app/.server/auth/service.ts";
-import { member, teamMember, user } from "../../app/.server/db/schema/auth.ts";
+import { mailOutbox, member, teamMember, user } from "../../app/.server/db/schema/auth.ts";
 import { startServices } from "../support/contact-services.ts";
 import { browse, type IdpUser, startOidcIdp } from "../support/oidc-idp.ts";
-import { acceptOwnerInvitation, inviteMember, type SignedIn, setupOwner } from "../support/platform-members.ts";
+import {
+  acceptOwnerInvitation,
+  inviteMember,
+  memberPassword,
+  type SignedIn,
+  setupOwner,
+} from "../support/platform-members.ts";
 import { databaseTargets } from "../support/postgres.ts";
 import { decodeSaml, encodeSaml, type SamlOverrides, type SamlPerson, samlIdp } from "../support/saml-idp.ts";
+import { totpFromUri } from "../support/totp.ts";
 
 const siteUrl = "http://127.0.0.1:3000";
 const callback = `${siteUrl}/app/sso/oidc/callback`;
@@ -188,6 +195,68 @@ for (const target of databaseTargets()) {
       expect(await auth.confirmSsoLink(session!, token, existing.meta())).toBe(false);
       const again = await signInAs({ sub: "eva-1", email: "eva@banco.example", name: "Eva", groups: [] });
       expect(again.current?.userId).toBe(existing.member.userId);
+    });
+
+    it("asks for the product's own second factor after the IdP when its MFA is not trusted", async () => {
+      const auth = app.services.auth;
+      const marta = { sub: "marta-1", email: "marta@banco.example", name: "Marta", groups: [] };
+      const first = await signInAs(marta);
+      const current = first.current!;
+      expect(current.mfaVerified).toBe(false);
+      // An SSO account has no password: enrolment starts without one.
+      expect(await auth.hasPassword(current.userId)).toBe(false);
+      first.browser.take(await auth.startEnrolment(undefined, first.browser.meta()));
+      const enrolment = await auth.enrolment((await auth.currentSession(first.browser.meta().headers))!);
+      expect(enrolment?.totpURI).toMatch(/^otpauth:/);
+      first.browser.take(await auth.confirmEnrolment(current, totpFromUri(enrolment!.totpURI), first.browser.meta()));
+      expect((await auth.currentSession(first.browser.meta().headers))?.mfaVerified).toBe(true);
+      // The next IdP sign-in: the member's own code, once.
+      const next = await signInAs(marta);
+      expect(next.current).toMatchObject({ mfaVerified: false, twoFactorEnabled: true });
+      await expect(auth.verifySessionTotp(next.current!, "000000", next.browser.meta())).rejects.toMatchObject({
+        code: "invalid_code",
+      });
+      await auth.verifySessionTotp(next.current!, totpFromUri(enrolment!.totpURI, 1), next.browser.meta());
+      expect((await auth.currentSession(next.browser.meta().headers))?.mfaVerified).toBe(true);
+    });
+
+    it("'SSO required' refuses members' passwords and resets; the break-glass owner keeps password + TOTP", async () => {
+      const auth = app.services.auth;
+      const db = app.database.db;
+      await expect(
+        auth.setSsoPolicy(owner.member, { ssoRequired: true, breakGlassUserId: null }, owner.meta()),
+      ).rejects.toMatchObject({ code: "forbidden" });
+      const [eva] = await db.select().from(user).where(eq(user.email, "eva@banco.example"));
+      await expect(
+        auth.setSsoPolicy(owner.member, { ssoRequired: true, breakGlassUserId: eva!.id }, owner.meta()),
+      ).rejects.toMatchObject({ code: "forbidden" });
+      await auth.setSsoPolicy(owner.member, { ssoRequired: true, breakGlassUserId: owner.member.userId }, owner.meta());
+
+      const meta = visitor().meta();
+      await expect(auth.signIn("eva@banco.example", memberPassword, meta)).rejects.toMatchObject({
+        code: "sso_required",
+      });
+      expect((await auth.signIn("ana@banco.example", memberPassword, meta)).value.next).toBe("second_factor");
+      const resets = async (to: string) =>
+        (await db.select().from(mailOutbox).where(eq(mailOutbox.to, to))).filter((m) => m.kind === "password_reset")
+          .length;
+      await auth.requestPasswordReset("eva@banco.example", meta);
+      await auth.requestPasswordReset("ana@banco.example", meta);
+      expect(await resets("eva@banco.example")).toBe(0);
+      expect(await resets("ana@banco.example")).toBe(1);
+      // Eva still signs in through the IdP (her account was linked).
+      expect(
+        (await signInAs({ sub: "eva-1", email: "eva@banco.example", name: "Eva", groups: [] })).current?.email,
+      ).toBe("eva@banco.example");
+      const events = (await listAuditEvents(db, owner.member.organizationId, { limit: 300 })).items;
+      expect(events.find((e) => e.action === "sso.policy_changed")?.detail).toMatchObject({ ssoRequired: true });
+      expect(events.find((e) => e.action === "auth.sign_in_failed")?.detail).toMatchObject({ reason: "sso_required" });
+      await auth.setSsoPolicy(
+        owner.member,
+        { ssoRequired: false, breakGlassUserId: owner.member.userId },
+        owner.meta(),
+      );
+      await expect(auth.signIn("eva@banco.example", memberPassword, meta)).resolves.toBeTruthy();
     });
 
     it("a user of another organisation's IdP never lands in this one, whatever the email says", async () => {

@@ -93,6 +93,8 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks) {
       twoFactor({
         issuer: "Vigía Normativo",
         backupCodeOptions: { amount: 10, length: 10 },
+        // A password is asked only of accounts that have one: SSO accounts (issue 41) enrol without.
+        allowPasswordless: true,
       }),
       passkey({ rpID: site.hostname, rpName: "Vigía Normativo", origin: site.origin }),
       organization({

@@ -115,6 +115,7 @@ export const app: AppMessages = {
     passwordLead: "To begin, confirm your password.",
     password: "Password",
     start: "Begin",
+    afterIdp: "Your organisation's identity provider signed you in. Now enter the code from your authenticator app.",
   },
   sso: {
     title: "Sign in with your organisation's identity provider",

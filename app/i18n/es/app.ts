@@ -117,6 +117,8 @@ export const app = {
     passwordLead: "Para empezar, confirma tu contraseña.",
     password: "Contraseña",
     start: "Empezar",
+    afterIdp:
+      "El proveedor de identidad de tu organización ya te ha identificado. Ahora escribe el código de tu aplicación de autenticación.",
   },
   sso: {
     title: "Entrar con el proveedor de identidad de tu organización",

@@ -20,7 +20,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   const qr = enrolment
     ? await (await import("qrcode")).default.toDataURL(enrolment.totpURI, { margin: 1, width: 220 })
     : null;
-  return { locale: appLocale(context), enrolment, qr };
+  const { auth } = context.get(servicesContext);
+  // After an IdP sign-in whose MFA is not trusted (issue 41): the member's own code, or enrolment without a password.
+  return {
+    locale: appLocale(context),
+    enrolment,
+    qr,
+    verifyOnly: !enrolment && current.twoFactorEnabled,
+    needsPassword: await auth.hasPassword(current.userId),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -31,6 +39,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const meta = requestMeta(request, context);
   try {
+    if (form.get("intent") === "session") {
+      const parsed = parseForm(totpCodeSchema(locale), form);
+      if (!parsed.ok) return invalidForm(parsed.errors);
+      await auth.verifySessionTotp(current, parsed.data.code, meta);
+      return redirect("/app");
+    }
+    if (form.get("intent") === "start" && !(await auth.hasPassword(current.userId))) {
+      return redirect("/app/mfa", { headers: withCookies(await auth.startEnrolment(undefined, meta)) });
+    }
     if (form.get("intent") === "start") {
       const parsed = parseForm(passwordOnlySchema(locale), form);
       if (!parsed.ok) return invalidForm(parsed.errors);
@@ -45,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
-  const { enrolment, qr } = loaderData;
+  const { enrolment, qr, verifyOnly, needsPassword } = loaderData;
   const t = appMessages(loaderData.locale);
   const busy = useNavigation().state === "submitting";
   const verify = useSchemaValidation(totpCodeSchema(loaderData.locale), actionData?.errors);
@@ -97,7 +114,25 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
               </ol>
             </div>
           </div>
-        ) : (
+        ) : verifyOnly ? (
+          <Form method="post" noValidate className="col-md-6" onSubmit={verify.onSubmit}>
+            <p>{t.mfa.afterIdp}</p>
+            <input type="hidden" name="intent" value="session" />
+            <FormField
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              label={t.mfa.code}
+              errors={verify.errors?.code}
+            />
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {t.login.verify}
+            </button>
+          </Form>
+        ) : needsPassword ? (
           <Form method="post" noValidate className="col-md-6" onSubmit={start.onSubmit}>
             <p>{t.mfa.passwordLead}</p>
             <input type="hidden" name="intent" value="start" />
@@ -109,6 +144,13 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
               label={t.mfa.password}
               errors={start.errors?.password}
             />
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {t.mfa.start}
+            </button>
+          </Form>
+        ) : (
+          <Form method="post" className="col-md-6">
+            <input type="hidden" name="intent" value="start" />
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {t.mfa.start}
             </button>

@@ -1,7 +1,7 @@
 /** TOTP enrolment, recovery codes, and the operator's MFA reset. */
 import { symmetricDecrypt } from "better-auth/crypto";
-import { eq } from "drizzle-orm";
-import { passkey, session, totpLastStep, twoFactor, user } from "../../db/schema/auth.ts";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { account, passkey, session, totpLastStep, twoFactor, user } from "../../db/schema/auth.ts";
 import { sessionTokenOf, setCookiesOf } from "../cookies.ts";
 import { AuthError, type RequestMeta, type SessionInfo } from "../types.ts";
 import type { AuthContext } from "./context.ts";
@@ -25,10 +25,34 @@ export function mfaFlow(ctx: AuthContext) {
       return { totpURI, recoveryCodes: codes };
     },
 
-    /** Starts (or restarts) TOTP enrolment for a signed-in user who has none verified. */
-    async startEnrolment(password: string, meta: RequestMeta): Promise<string[]> {
+    /** Whether the user has a password (SSO accounts have none: they enrol and verify without). */
+    async hasPassword(userId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: account.id })
+        .from(account)
+        .where(and(eq(account.userId, userId), eq(account.providerId, "credential"), isNotNull(account.password)));
+      return !!row;
+    },
+
+    /**
+     * The product's own second factor after an IdP sign-in whose MFA is not trusted: the member's
+     * TOTP code (once) marks this session verified.
+     */
+    async verifySessionTotp(current: SessionInfo, code: string, meta: RequestMeta): Promise<void> {
+      const cleaned = code.replace(/\s+/g, "");
+      if (!current.twoFactorEnabled || !(await claimTotpStep(current.userId, cleaned))) {
+        await auditForUser(db, current.userId, current.email, "auth.sign_in_failed", meta, null, { step: "sso_totp" });
+        throw new AuthError("invalid_code");
+      }
+      await markMfaVerified(current.token);
+      await auditForUser(db, current.userId, current.email, "auth.sign_in", meta, null, { method: "sso_totp" });
+      await noteDevice(current.userId, current.email, current.locale, meta);
+    },
+
+    /** Starts (or restarts) TOTP enrolment for a signed-in user who has none verified (no password for SSO accounts). */
+    async startEnrolment(password: string | undefined, meta: RequestMeta): Promise<string[]> {
       const response = await auth.api.enableTwoFactor({
-        body: { password },
+        body: password === undefined ? {} : { password },
         headers: authHeaders(meta),
         asResponse: true,
       });

@@ -6,6 +6,7 @@ import { sessionTokenOf, setCookiesOf } from "../cookies.ts";
 import { AuthError, type RequestMeta, type SessionInfo } from "../types.ts";
 import { type AuthContext, checkPassword } from "./context.ts";
 import { secondFactor } from "./second-factor.ts";
+import { passwordRefusedBySso } from "./sso-policy.ts";
 
 export function passwordFlow(ctx: AuthContext) {
   const { db, auth, limiter, authHeaders, membershipsOf, auditForUser } = ctx;
@@ -34,6 +35,9 @@ export function passwordFlow(ctx: AuthContext) {
       const limited = await (await limiter()).consume(meta.ip);
       if (!limited.allowed) throw new AuthError("rate_limited", limited.retryAfterSeconds);
       const address = email.trim().toLowerCase();
+      // A member whose organisation requires SSO has no password to reset (same answer, no mail).
+      const [bound] = await db.select({ id: user.id }).from(user).where(eq(user.email, address));
+      if (bound && (await passwordRefusedBySso(db, bound.id))) return;
       await auth.api.requestPasswordReset({
         body: { email: address, redirectTo: "/app/login" },
         headers: authHeaders(meta),

@@ -6,6 +6,7 @@ import { accountLock, clearSignInFailures, recordSignInFailure } from "../limits
 import { AuthError, type RequestMeta, type WithCookies } from "../types.ts";
 import { type AuthContext, lockCode, toLocale } from "./context.ts";
 import { secondFactor } from "./second-factor.ts";
+import { passwordRefusedBySso } from "./sso-policy.ts";
 
 export function signInFlow(ctx: AuthContext) {
   const { db, log, auth, limiter, authHeaders, auditForUser, pendingTwoFactorUser } = ctx;
@@ -26,6 +27,14 @@ export function signInFlow(ctx: AuthContext) {
         .select({ id: user.id, banned: user.banned, twoFactorEnabled: user.twoFactorEnabled })
         .from(user)
         .where(eq(user.email, normalized));
+      // The organisation signs its members in through its IdP; only its break-glass owner keeps a password.
+      if (target && (await passwordRefusedBySso(db, target.id))) {
+        await auditForUser(db, target.id, normalized, "auth.sign_in_failed", meta, null, {
+          step: "password",
+          reason: "sso_required",
+        });
+        throw new AuthError("sso_required");
+      }
       const response = await auth.api.signInEmail({
         body: { email: normalized, password, rememberMe: true },
         headers: authHeaders(meta),

@@ -49,6 +49,7 @@ const schema = z.object({
   ALERTS_MAX_ATTEMPTS: positiveInt.default(12),
   WEBHOOKS_ALLOW_PRIVATE_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
   WEBHOOKS_MAX_PER_ORGANIZATION: positiveInt.default(25),
+  FOLLOWS_MAX_PER_ORGANIZATION: positiveInt.default(200),
   // --- end alerts ---
   // Enterprise identity (issue 41): identity providers on loopback or a private network (on-premises IdP).
   SSO_ALLOW_PRIVATE_IDP_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
@@ -105,6 +106,8 @@ export type Config = Readonly<{
     allowPrivateWebhookUrls: boolean;
     /** API webhook subscriptions an organisation may hold (WEBHOOKS_MAX_PER_ORGANIZATION). */
     maxWebhooksPerOrganization: number;
+    /** Follows of laws an organisation may hold, all members and groups together (FOLLOWS_MAX_PER_ORGANIZATION). */
+    maxFollowsPerOrganization: number;
   }>;
   /** Platform sign-in: signs sessions and tokens (generated once in DATA_DIR when unset). */
   authSecret: string;
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: v.ALERTS_MAX_ATTEMPTS,
       allowPrivateWebhookUrls: v.WEBHOOKS_ALLOW_PRIVATE_URLS === "1",
       maxWebhooksPerOrganization: v.WEBHOOKS_MAX_PER_ORGANIZATION,
+      maxFollowsPerOrganization: v.FOLLOWS_MAX_PER_ORGANIZATION,
     }),
     authSecret: v.AUTH_SECRET ?? localSecret(dataDir, "auth-secret"),
     allowPrivateIdpUrls: v.SSO_ALLOW_PRIVATE_IDP_URLS === "1",

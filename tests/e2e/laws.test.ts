@@ -122,6 +122,10 @@ describe("following articles of a law in the browser", () => {
     // From the menu to the laws page, then the law.
     await page.getByRole("link", { name: "Leyes" }).click();
     await page.waitForURL(/\/app\/laws$/);
+    // A law's page opens once the organisation follows it (issue 37): first the whole law, by its id.
+    await page.getByLabel("Identificador BOE, ELI o CELEX").fill(LAW);
+    await page.getByRole("button", { name: "Seguir", exact: true }).click();
+    await page.getByText("Listo: sigues Toda la ley. Te avisaremos de cada cambio.").waitFor();
     await page.goto(`${server.url}/app/laws/${LAW}`);
     await page.getByRole("heading", { level: 1, name: /Ley 39\/2015/ }).waitFor();
     // The law is read a part at a time: the contents lead to the part that holds article 28.
@@ -139,6 +143,9 @@ describe("following articles of a law in the browser", () => {
     await page.getByRole("checkbox", { name: /^Seguir Artículo\s32$/ }).check();
     await page.getByRole("button", { name: "Seguir", exact: true }).click();
     await page.getByText(/Listo: sigues Artículo\s28, Artículo\s32/).waitFor();
+    // Then only those two: the whole-law follow goes.
+    await page.getByRole("button", { name: "Dejar de seguir: Toda la ley" }).click();
+    await page.getByText("Has dejado de seguir Toda la ley.").waitFor();
     const [profile] = await server.app.database.db
       .select({ lawBlocks: alertProfiles.lawBlocks })
       .from(alertProfiles)

@@ -69,6 +69,8 @@ describe("the evidence pack", () => {
       limiter: await createApiRateLimiter(600),
       siteUrl: "http://127.0.0.1:3000",
       outbound: { allowPrivateUrls: false, maxWebhooksPerOrganization: 25 },
+      maxFollowsPerOrganization: 200,
+      ingesting: true,
     };
   }, 300_000);
   afterAll(async () => {

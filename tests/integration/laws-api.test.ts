@@ -9,12 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiServices } from "../../app/.server/api/service.ts";
 import type { Database } from "../../app/.server/db/client.ts";
 import { registerLaw } from "../../app/.server/law-texts/store.ts";
+import { followFromForm } from "../../app/.server/laws/follow-page.ts";
+import { createFollow } from "../../app/.server/laws/follows.ts";
+import { lawPageView } from "../../app/.server/laws/page.ts";
 import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import * as lawRoute from "../../app/routes/app/law.tsx";
+import * as lawCompareRoute from "../../app/routes/app/law-compare.tsx";
 import { openMigrated } from "../support/alerts-fixtures.ts";
 import { apiServicesFor, callApi, openApiChecker } from "../support/api-harness.ts";
 import { issueToken } from "../support/api-tokens.ts";
+import { memberInfo, pageContext, pageRequest, settle } from "../support/page-harness.ts";
 
 const LAW = "BOE-A-1985-5392";
 let replay: ReplayServer;
@@ -23,6 +29,7 @@ let api: ApiServices;
 let alfa: string;
 let beta: string;
 let checker: ReturnType<typeof openApiChecker>;
+let baseFollow: string;
 
 beforeAll(async () => {
   replay = await startReplayServer();
@@ -39,6 +46,14 @@ beforeAll(async () => {
   );
   api = await apiServicesFor(database);
   alfa = (await issueToken(database, { organizationId: "org-alfa", scope: "read", userId: "ana" })).token;
+  // The laws API answers for the organisation's followed laws only: org-alfa follows LAW.
+  baseFollow = await createFollow(database, "org-alfa", {
+    lawId: LAW,
+    blockIds: [],
+    userId: "ana",
+    emailMode: "off",
+    language: "es",
+  }).then((outcome) => ("follow" in outcome ? outcome.follow.id : ""));
   beta = (await issueToken(database, { organizationId: "org-beta", scope: "read", userId: "bea" })).token;
   checker = openApiChecker((await (await callApi(api, "/api/v1/openapi.json")).json()) as Record<string, unknown>);
 });
@@ -150,7 +165,7 @@ describe("laws API", () => {
     const listA = await callApi(api, "/api/v1/follows", { token: alfa });
     const followsA = (await listA.json()) as Array<{ id: string }>;
     expect(checker.check("/api/v1/follows", "get", 200, followsA)).toEqual([]);
-    expect(followsA.map((f) => f.id)).toEqual([follow.id]);
+    expect(followsA.map((f) => f.id).sort()).toEqual([baseFollow, follow.id].sort());
     const listB = (await (await callApi(api, "/api/v1/follows", { token: beta })).json()) as Array<{ id: string }>;
     expect(listB).toHaveLength(3);
     expect((await callApi(api, `/api/v1/follows/${follow.id}`, { token: beta, method: "DELETE" })).status).toBe(404);
@@ -164,6 +179,126 @@ describe("laws API", () => {
       "follow.deleted",
     ]);
     expect(events.every((e) => e.actor_id === (e.organization_id === "org-alfa" ? "ana" : "bea"))).toBe(true);
+  });
+
+  it("two organisations: laws, law pages, follows and their names stay each one's; follows capped; unknown ids refused", async () => {
+    const SECRET = "BOE-A-2010-10544";
+    const create = (token: string, body: unknown, lang = "en", services = api) =>
+      callApi(services, "/api/v1/follows", {
+        token,
+        method: "POST",
+        headers: { "content-type": "application/json", "accept-language": lang },
+        body: JSON.stringify(body),
+      });
+    const secret = await create(alfa, { lawId: SECRET, name: "Secret M&A target law" });
+    expect(secret.status).toBe(201);
+    const secretFollow = (await secret.json()) as { id: string };
+
+    // Alfa lists and reads it: pending, with the source's next check (issue 37 item 6), not a failure.
+    const listA = (await get("/api/v1/laws", "/api/v1/laws")).items as Array<{ id: string; state: string }>;
+    expect(listA.map((l) => [l.id, l.state])).toEqual(
+      expect.arrayContaining([
+        [LAW, "fetched"],
+        [SECRET, "pending"],
+      ]),
+    );
+    const pending = await get(`/api/v1/laws/${SECRET}`, "/api/v1/laws/{id}");
+    expect(pending).toMatchObject({ id: SECRET, state: "pending", blocks: 0, blockList: [] });
+    expect(Date.parse(String(pending.nextCheckAt))).toBeGreaterThan(Date.now());
+
+    // Beta: nothing of it, on any path; nor the name alfa gave; nor LAW, which beta does not follow.
+    const listB = await get("/api/v1/laws", "/api/v1/laws", beta);
+    const betaFollows = (await (await callApi(api, "/api/v1/follows", { token: beta })).json()) as unknown[];
+    for (const seen of [JSON.stringify(listB), JSON.stringify(betaFollows)]) {
+      expect(seen).not.toContain(SECRET);
+      expect(seen).not.toContain("Secret M&A");
+    }
+    for (const path of [
+      `/api/v1/laws/${SECRET}`,
+      `/api/v1/laws/${SECRET}/text`,
+      `/api/v1/laws/${SECRET}/blocks/a1/versions`,
+      `/api/v1/laws/${SECRET}/compare?block=a1`,
+    ]) {
+      expect((await callApi(api, path, { token: beta })).status, path).toBe(404);
+    }
+
+    // The law pages apply the same rule: beta's member gets 404, alfa's the pending page.
+    const ana = memberInfo({ organizationId: "org-alfa", userId: "ana" });
+    const bea = memberInfo({ organizationId: "org-beta", userId: "bea" });
+    type Loader = (args: unknown) => Promise<unknown>;
+    const page = (who: typeof ana, path: string, id: string, route: { loader: unknown } = lawRoute) =>
+      settle(() => (route.loader as Loader)(pageRequest(path, pageContext(database, who), { id })));
+    const status = (outcome: { data?: unknown; thrown?: unknown }) =>
+      (outcome.thrown as { init?: { status?: number } } | undefined)?.init?.status ?? 200;
+    expect(status(await page(bea, `/app/laws/${SECRET}`, SECRET))).toBe(404);
+    // A fetched law an organisation does not follow (beta follows LAW since the test above; delta never did).
+    const dan = memberInfo({ organizationId: "org-delta", userId: "dan" });
+    expect(status(await page(dan, `/app/laws/${LAW}`, LAW))).toBe(404);
+    expect(status(await page(dan, `/app/laws/${LAW}/compare?block=a2`, LAW, lawCompareRoute))).toBe(404);
+    expect(status(await page(bea, `/app/laws/${LAW}/compare?block=a2`, LAW, lawCompareRoute))).toBe(200);
+    const pendingPage = await page(ana, `/app/laws/${SECRET}`, SECRET);
+    expect(pendingPage.thrown).toBeUndefined();
+    const pendingData = pendingPage.data as unknown as {
+      pending: { state: string; nextCheckAt: string | null };
+      follows: unknown[];
+    };
+    expect(pendingData.pending).toMatchObject({ state: "pending" });
+    expect(pendingData.pending.nextCheckAt).not.toBeNull();
+    expect(pendingData.follows).toHaveLength(1);
+    // The view model itself no longer breaks on a law without parts.
+    expect((await lawPageView(database, "org-alfa", SECRET, "2026-01-01"))?.blocks).toEqual([]);
+    expect(status(await page(ana, `/app/laws/${LAW}`, LAW))).toBe(200);
+
+    // Unfollowing takes it out of alfa's list too.
+    expect((await callApi(api, `/api/v1/follows/${secretFollow.id}`, { token: alfa, method: "DELETE" })).status).toBe(
+      204,
+    );
+    const after = (await get("/api/v1/laws", "/api/v1/laws")).items as Array<{ id: string }>;
+    expect(after.map((l) => l.id)).not.toContain(SECRET);
+    expect((await callApi(api, `/api/v1/laws/${SECRET}`, { token: alfa })).status).toBe(404);
+
+    // A cap per organisation (here 2), through the API and the law pages' form, in the caller's language.
+    const gamma = (await issueToken(database, { organizationId: "org-gamma", scope: "read", userId: "gil" })).token;
+    const capped = await apiServicesFor(database, 600, {}, { maxFollowsPerOrganization: 2 });
+    for (const id of ["BOE-A-2099-1", "BOE-A-2099-2"])
+      expect((await create(gamma, { lawId: id }, "en", capped)).status).toBe(201);
+    const third = await create(gamma, { lawId: "BOE-A-2099-3" }, "es", capped);
+    expect(third.status).toBe(422);
+    const thirdBody = (await third.json()) as { fieldErrors: Record<string, string[]> };
+    expect(checker.check("/api/v1/follows", "post", 422, thirdBody)).toEqual([]);
+    expect(thirdBody.fieldErrors.lawId?.[0]).toBe(
+      "Tu organización ya sigue 2 leyes, el máximo. Deja de seguir alguna para añadir otra.",
+    );
+    const thirdEn = (await (await create(gamma, { lawId: "BOE-A-2099-3" }, "en", capped)).json()) as typeof thirdBody;
+    expect(thirdEn.fieldErrors.lawId?.[0]).toMatch(/already follows 2 laws/);
+    const gil = memberInfo({ organizationId: "org-gamma", userId: "gil" });
+    const form = new FormData();
+    form.set("law", "BOE-A-2099-3");
+    const meta = { headers: new Headers(), ip: "127.0.0.1", userAgent: "test" };
+    expect(await followFromForm(database, gil, meta, form, undefined, 2)).toMatchObject({
+      ok: false,
+      failure: "tooManyFollows",
+    });
+
+    // Once the source has answered that it does not know an id, following it is refused.
+    const polled = await pollConsolidated(
+      {
+        database,
+        http: createSourceHttp({ userAgent: "test", source: "boe", perSecond: 10_000, retries: 0 }),
+        baseUrl: replay.url,
+        log: { info() {}, warn() {} },
+      },
+      { only: ["BOE-A-2099-1"] },
+    );
+    expect(polled.laws.map((l) => l.status)).toEqual(["missing"]);
+    const unknown = await create(beta, { lawId: "BOE-A-2099-1" }, "en");
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as typeof thirdBody).fieldErrors.lawId?.[0]).toMatch(/does not know that law/);
+    // Gamma's page for it says the source does not know it.
+    const unknownPage = await page(gil, "/app/laws/BOE-A-2099-1", "BOE-A-2099-1");
+    expect((unknownPage.data as unknown as { pending: { state: string } }).pending.state).toBe("unknown");
+    // An id never polled is still accepted (pending until the first poll answers).
+    expect((await create(beta, { lawId: "BOE-A-2099-2" }, "en")).status).toBe(201);
   });
 
   it("asks for a token", async () => {

@@ -178,6 +178,12 @@ describe("the law page", () => {
     );
     const { token } = await issueToken(database, { organizationId: "org-a", scope: "read" });
     const path = "/api/v1/laws/{id}/compare";
+    // Only a law the organisation follows is compared (issue 37): org-a follows it again, org-b does not.
+    const whole = new FormData();
+    expect((await followFromForm(database, member, meta, whole, LAW)).ok).toBe(true);
+    const other = await issueToken(database, { organizationId: "org-b", scope: "read" });
+    const outside = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9`, { token: other.token });
+    expect(outside.status).toBe(404);
     const ok = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9&from=BOE-A-2015-10565&to=2020-01-01`, {
       token,
     });

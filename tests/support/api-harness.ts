@@ -61,12 +61,16 @@ export async function apiServicesFor(
   database: Database,
   perMinute = 600,
   outbound: Partial<ApiServices["outbound"]> = {},
+  more: Partial<Pick<ApiServices, "maxFollowsPerOrganization" | "ingesting">> = {},
 ): Promise<ApiServices> {
   return {
     database,
     limiter: await createApiRateLimiter(perMinute, database.pool),
     siteUrl: "http://127.0.0.1:3000",
     outbound: { allowPrivateUrls: false, maxWebhooksPerOrganization: 25, ...outbound },
+    maxFollowsPerOrganization: 200,
+    ingesting: true,
+    ...more,
   };
 }
 

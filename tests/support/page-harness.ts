@@ -31,7 +31,7 @@ export function pageContext(
   services: Partial<AppServices> = {},
 ): RouterContextProvider {
   const context = new RouterContextProvider();
-  const api = { database } as ApiServices;
+  const api = { database, maxFollowsPerOrganization: 200, ingesting: true } as ApiServices;
   context.set(servicesContext, { api, log: createLogger("silent"), ...services } as unknown as AppServices);
   context.set(requestContext, {
     requestId: "test",

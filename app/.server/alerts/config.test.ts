@@ -14,6 +14,7 @@ describe("alerts configuration", () => {
       maxAttempts: 12,
       allowPrivateWebhookUrls: false,
       maxWebhooksPerOrganization: 25,
+      maxFollowsPerOrganization: 200,
     });
     const set = loadConfig({
       DATA_DIR: dataDir(),
@@ -22,6 +23,7 @@ describe("alerts configuration", () => {
       ALERTS_MAX_ATTEMPTS: "3",
       WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
       WEBHOOKS_MAX_PER_ORGANIZATION: "3",
+      FOLLOWS_MAX_PER_ORGANIZATION: "7",
     });
     expect(set.alerts).toEqual({
       retryBaseMs: 100,
@@ -29,6 +31,7 @@ describe("alerts configuration", () => {
       maxAttempts: 3,
       allowPrivateWebhookUrls: true,
       maxWebhooksPerOrganization: 3,
+      maxFollowsPerOrganization: 7,
     });
   });
   it("names the bad variable", () => {

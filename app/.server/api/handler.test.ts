@@ -82,6 +82,8 @@ beforeAll(async () => {
     limiter: await createApiRateLimiter(100),
     siteUrl: "http://127.0.0.1",
     outbound: { allowPrivateUrls: false, maxWebhooksPerOrganization: 25 },
+    maxFollowsPerOrganization: 200,
+    ingesting: true,
   };
   token = (await issueToken(database, { organizationId: "org-h", scope: "read" })).token;
 });

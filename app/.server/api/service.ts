@@ -11,6 +11,10 @@ export interface ApiServices {
   siteUrl: string;
   /** Outbound data flows (webhooks): the same settings the delivery worker runs with. */
   outbound: ApiOutboundSettings;
+  /** FOLLOWS_MAX_PER_ORGANIZATION: follows of laws an organisation may hold (API and law pages). */
+  maxFollowsPerOrganization: number;
+  /** Whether this server polls sources (INGEST_SOURCES not none): a pending law's next check. */
+  ingesting: boolean;
 }
 
 export interface ApiOutboundSettings {
@@ -29,5 +33,7 @@ export async function createApiServices(config: Config, database: Database): Pro
       allowPrivateUrls: config.alerts.allowPrivateWebhookUrls,
       maxWebhooksPerOrganization: config.alerts.maxWebhooksPerOrganization,
     },
+    maxFollowsPerOrganization: config.alerts.maxFollowsPerOrganization,
+    ingesting: config.sources.ingest.length > 0,
   };
 }

@@ -53,6 +53,21 @@ export async function registerLaw(database: Database, id: string, source: "boe" 
   await database.db.insert(laws).values({ id, source, title: id }).onConflictDoNothing();
 }
 
+/**
+ * The source answered that it does not know a law never fetched (BOE: 404 on the law and its
+ * metadatos): recorded in its metadata, so follows of the id are refused from then on and its page
+ * says so. A later fetch (upsertLaw) replaces the metadata and with it the mark.
+ */
+export async function markMissing(database: Database, lawId: string, at: Date = new Date()): Promise<void> {
+  await database.db
+    .update(laws)
+    .set({
+      checkedAt: at,
+      metadata: sql`${laws.metadata} || ${JSON.stringify({ sourceMissingAt: at.toISOString() })}::jsonb`,
+    })
+    .where(eq(laws.id, lawId));
+}
+
 export async function markChecked(database: Database, lawId: string, indexHash?: string, at?: Date): Promise<void> {
   await database.db
     .update(laws)

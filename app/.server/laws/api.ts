@@ -1,9 +1,13 @@
-/** What the laws API answers (api/operations/laws.ts), read from the store. */
+/**
+ * What the laws API answers (api/operations/laws.ts), read from the store, for the laws the
+ * caller's organisation follows only (reach.ts, decision 0124).
+ */
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { lawAnnouncements, team } from "../db/schema.ts";
+import { lawAnnouncements, laws, team } from "../db/schema.ts";
 import { textAt, versionsOf } from "../law-texts/model.ts";
 import { loadBlocks, loadLawText, loadVersionRows } from "../law-texts/store.ts";
+import { followedBy, lawStateOf, nextLawCheck, organisationFollowsLaw } from "./reach.ts";
 
 export function attribution(updatedAt: string | null, source: "boe" | "eu"): string {
   const origin = source === "eu" ? "EUR-Lex, © Unión Europea" : "Agencia Estatal Boletín Oficial del Estado";
@@ -12,34 +16,50 @@ export function attribution(updatedAt: string | null, source: "boe" | "eu"): str
 
 const iso = (d: Date | null) => (d ? d.toISOString().replace(/\.\d{3}Z$/, "Z") : null);
 
-export async function listLaws(database: Database) {
+/** The laws the organisation follows (reach.ts: no other organisation's follow shows here). */
+export async function listLaws(database: Database, organizationId: string) {
   const rows = await database.rows<{
     id: string;
     source: string;
     title: string;
     eli: string | null;
+    metadata: unknown;
     updated_at: Date | string | null;
     blocks: number | string;
     pending: number | string;
   }>(sql`
-    select l.id, l.source, l.title, l.eli, l.updated_at,
-      (select count(*) from law_blocks b where b.law_id = l.id) as blocks,
-      (select count(*) from law_announcements a where a.law_id = l.id and a.consolidated_at is null) as pending
-    from laws l order by l.title, l.id`);
+    select laws.id, laws.source, laws.title, laws.eli, laws.metadata, laws.updated_at,
+      (select count(*) from law_blocks b where b.law_id = laws.id) as blocks,
+      (select count(*) from law_announcements a where a.law_id = laws.id and a.consolidated_at is null) as pending
+    from laws where ${followedBy(organizationId)} order by laws.title, laws.id`);
   return rows.map((r) => ({
     id: r.id,
     source: r.source === "eu" ? ("eu" as const) : ("boe" as const),
     title: r.title,
     eli: r.eli,
+    state: lawStateOf(r.metadata, Number(r.blocks)),
     updatedAt: r.updated_at ? iso(new Date(r.updated_at)) : null,
     blocks: Number(r.blocks),
     pendingAnnouncements: Number(r.pending),
   }));
 }
 
-export async function lawDetail(database: Database, lawId: string) {
+/**
+ * A law the organisation follows, with its blocks; a law not fetched yet says so (`state`
+ * pending, no blocks, the source's next check) rather than failing. Undefined outside its reach.
+ */
+export async function lawDetail(
+  database: Database,
+  organizationId: string,
+  lawId: string,
+  options: { ingesting: boolean; now?: Date } = { ingesting: true },
+) {
+  if (!(await organisationFollowsLaw(database, organizationId, lawId))) return undefined;
   const text = await loadLawText(database, lawId);
   if (!text) return undefined;
+  const [checked] = await database.db.select({ checkedAt: laws.checkedAt }).from(laws).where(eq(laws.id, lawId));
+  const state = lawStateOf(text.law.metadata, text.blocks.length);
+  const next = state === "pending" ? nextLawCheck(text.law.source, options.ingesting, options.now) : null;
   const announcements = await database.db
     .select()
     .from(lawAnnouncements)
@@ -65,7 +85,10 @@ export async function lawDetail(database: Database, lawId: string) {
     source: text.law.source,
     title: text.law.title,
     eli: text.law.eli,
+    state,
     updatedAt,
+    checkedAt: iso(checked?.checkedAt ?? null),
+    nextCheckAt: iso(next),
     blocks: blockList.length,
     pendingAnnouncements: announcements.filter((a) => a.consolidatedAt === null).length,
     metadata: text.law.metadata,
@@ -82,7 +105,8 @@ export async function lawDetail(database: Database, lawId: string) {
   };
 }
 
-export async function blockVersions(database: Database, lawId: string, blockId: string) {
+export async function blockVersions(database: Database, organizationId: string, lawId: string, blockId: string) {
+  if (!(await organisationFollowsLaw(database, organizationId, lawId))) return undefined;
   const detail = (await loadBlocks(database, lawId)).find((b) => b.blockId === blockId);
   if (!detail) return undefined;
   const rows = await loadVersionRows(database, lawId, blockId);
@@ -112,7 +136,8 @@ export async function blockVersions(database: Database, lawId: string, blockId: 
   };
 }
 
-export async function lawTextAt(database: Database, lawId: string, date: string) {
+export async function lawTextAt(database: Database, organizationId: string, lawId: string, date: string) {
+  if (!(await organisationFollowsLaw(database, organizationId, lawId))) return undefined;
   const text = await loadLawText(database, lawId);
   if (!text) return undefined;
   const ref = (v: { normId: string; publishedOn: string; inForceOn: string | null }) => ({

@@ -13,9 +13,16 @@ import { can, type MemberInfo } from "../auth/permissions.ts";
 import type { RequestMeta } from "../auth/service.ts";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
-import { type Follow, resolveFollowedLaw } from "./follows.ts";
+import { defaultMaxFollowsPerOrganization, type Follow, followRefusal, resolveFollowedLaw } from "./follows.ts";
 
-export type FollowFailure = "badLawId" | "lawNotFound" | "noBlocks" | "badBlocks" | "badGroup";
+export type FollowFailure =
+  | "badLawId"
+  | "lawNotFound"
+  | "unknownLaw"
+  | "tooManyFollows"
+  | "noBlocks"
+  | "badBlocks"
+  | "badGroup";
 
 export interface FollowFormResult {
   ok: boolean;
@@ -45,6 +52,7 @@ export async function followFromForm(
   meta: RequestMeta,
   form: FormData,
   pageLawId?: string,
+  maxFollows: number = defaultMaxFollowsPerOrganization,
 ): Promise<FollowFormResult> {
   const typed = pageLawId ?? String(form.get("law") ?? "");
   const resolved = await lawIdFromInput(database, typed);
@@ -75,7 +83,9 @@ export async function followFromForm(
     if (blockIds.some((id) => !byId.has(id))) return { ok: false, failure: "badBlocks", lawId };
     for (const id of blockIds) titles.push(byId.get(id) || id);
   }
-  await database.db.transaction(async (tx) => {
+  const refused = await database.db.transaction(async (tx) => {
+    const refusal = await followRefusal(tx, member.organizationId, lawId, maxFollows);
+    if (refusal) return refusal;
     await tx.insert(laws).values({ id: lawId, source, title: lawId }).onConflictDoNothing();
     const [law] = await tx.select({ title: laws.title }).from(laws).where(eq(laws.id, lawId));
     const name = (titles.length > 0 ? `${law?.title ?? lawId}: ${titles.join(", ")}` : (law?.title ?? lawId)).slice(
@@ -103,7 +113,9 @@ export async function followFromForm(
       userAgent: meta.userAgent,
       detail: { name, lawId, blocks: blockIds, groupId },
     });
+    return undefined;
   });
+  if (refused) return { ok: false, failure: refused, lawId };
   return { ok: true, lawId, what: { whole: blockIds.length === 0, titles } };
 }
 

@@ -7,11 +7,12 @@
  * next poll of its source.
  */
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import type { Executor } from "../audit/executor.ts";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
 import { actCelexOf } from "../law-texts/celex.ts";
-import { registerLaw } from "../law-texts/store.ts";
+import { lawStateOf } from "./reach.ts";
 
 export const BOE_LAW_ID = /^BOE-A-\d{4}-\d{1,6}$/;
 const BOE_ELI = /^https?:\/\/(www\.)?boe\.es\/eli\/es\/[a-z0-9-]+\/\d{4}\/\d{2}\/\d{2}\/[\w-]+/i;
@@ -40,7 +41,38 @@ export interface Follow {
   createdAt: string;
 }
 
-export type FollowProblem = "badLawId" | "lawNotFound" | "badBlocks";
+export type FollowProblem = "badLawId" | "lawNotFound" | "unknownLaw" | "tooManyFollows" | "badBlocks";
+
+/** FOLLOWS_MAX_PER_ORGANIZATION's default: follows (all of its members' and groups') an organisation may hold. */
+export const defaultMaxFollowsPerOrganization = 200;
+
+/**
+ * Inside the creating transaction, for an organisation about to follow `lawId`: `unknownLaw` when
+ * the source has answered it does not know the id (store.ts markMissing), `tooManyFollows` when the
+ * organisation holds `max` follows already (counted under its lock, so concurrent requests cannot
+ * pass the cap); undefined when the follow may be created.
+ */
+export async function followRefusal(
+  tx: Executor,
+  organizationId: string,
+  lawId: string,
+  max: number,
+): Promise<"unknownLaw" | "tooManyFollows" | undefined> {
+  const [law] = await tx
+    .select({
+      metadata: laws.metadata,
+      blocks: sql<number>`(select count(*) from law_blocks b where b.law_id = ${laws.id})`,
+    })
+    .from(laws)
+    .where(eq(laws.id, lawId));
+  if (law && lawStateOf(law.metadata, Number(law.blocks)) === "unknown") return "unknownLaw";
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`follows:${organizationId}`}))`);
+  const [row] = await tx
+    .select({ n: count() })
+    .from(alertProfiles)
+    .where(and(eq(alertProfiles.organizationId, organizationId), isNotNull(alertProfiles.lawId)));
+  return Number(row?.n ?? 0) >= max ? "tooManyFollows" : undefined;
+}
 
 /** A typed identifier or ELI to a law id; undefined when it is neither. */
 export async function resolveLawId(database: Database, typed: string): Promise<string | undefined | "unknown-eli"> {
@@ -89,6 +121,7 @@ export async function createFollow(
   database: Database,
   organizationId: string,
   input: FollowInput,
+  maxFollows: number = defaultMaxFollowsPerOrganization,
 ): Promise<{ follow: Follow } | { problem: FollowProblem }> {
   const resolved = await resolveFollowedLaw(database, input.lawId);
   if ("problem" in resolved) return resolved;
@@ -108,23 +141,28 @@ export async function createFollow(
       .where(and(eq(lawBlocks.lawId, lawId), inArray(lawBlocks.blockId, blockIds)));
     if (known.length !== blockIds.length) return { problem: "badBlocks" };
   }
-  await registerLaw(database, lawId, source);
-  const [law] = await database.db.select({ title: laws.title }).from(laws).where(eq(laws.id, lawId));
-  const [row] = await database.db
-    .insert(alertProfiles)
-    .values({
-      id: randomUUID(),
-      organizationId,
-      userId: input.groupId ? null : (input.userId ?? null),
-      groupId: input.groupId ?? null,
-      name: (input.name?.trim() || law?.title || lawId).slice(0, 200),
-      emailMode: input.emailMode,
-      language: input.language,
-      lawId,
-      lawBlocks: blockIds,
-    })
-    .returning();
-  return { follow: toFollow(row as typeof alertProfiles.$inferSelect) };
+  return database.db.transaction(async (tx) => {
+    const refused = await followRefusal(tx, organizationId, lawId, maxFollows);
+    if (refused) return { problem: refused };
+    await tx.insert(laws).values({ id: lawId, source, title: lawId }).onConflictDoNothing();
+    const [law] = await tx.select({ title: laws.title }).from(laws).where(eq(laws.id, lawId));
+    const [row] = await tx
+      .insert(alertProfiles)
+      .values({
+        id: randomUUID(),
+        organizationId,
+        userId: input.groupId ? null : (input.userId ?? null),
+        groupId: input.groupId ?? null,
+        // The name given stays the organisation's (alert_profiles); the law row keeps the source's title.
+        name: (input.name?.trim() || law?.title || lawId).slice(0, 200),
+        emailMode: input.emailMode,
+        language: input.language,
+        lawId,
+        lawBlocks: blockIds,
+      })
+      .returning();
+    return { follow: toFollow(row as typeof alertProfiles.$inferSelect) };
+  });
 }
 
 /** The follows a member sees: their own and their groups'. */

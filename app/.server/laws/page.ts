@@ -199,7 +199,9 @@ export async function lawPageView(
   const indexOf = new Map(ordered.map((block, i) => [block.blockId, i]));
   const change = await changeOfLaw(database, lawId, choice.change);
   const shown = chosenPart(choice, parts, indexOf, change?.blockIds);
-  const range = shown === null ? { start: 0, end: ordered.length } : (parts[shown] as PartRange);
+  // A law with no blocks (not fetched yet) has no parts: the whole (empty) text, never a crash.
+  const range =
+    shown === null ? { start: 0, end: ordered.length } : (parts[shown] ?? { start: 0, end: ordered.length });
 
   const normIds = new Set<string>();
   for (const block of ordered.slice(range.start, range.end)) for (const v of block.versions) normIds.add(v.normId);

@@ -34,6 +34,10 @@ export const lawAlerts: LawAlertMessages = {
     blockNotFound: "That part of the law does not exist.",
     badBlocks: "Some of the parts you chose are not in the law.",
     badGroup: "You are not a member of that group.",
+    unknownLaw: "The BOE does not know that law: it was checked and does not exist. Check the identifier.",
+    tooManyFollows:
+      "Your organisation already follows {limit} laws, the most it can. Stop following one to add another.",
+    notFollowed: "Your organisation does not follow that law.",
     followNotFound: "We could not find that follow.",
   },
 };

@@ -60,6 +60,17 @@ export const laws: LawsMessages = {
       byParts: "Read part by part",
       nextAfter: "Continued in part {number}: {first}",
     },
+    pending: {
+      heading: "The text has not arrived yet",
+      lead: "Your organisation follows this law, but we have not brought its text from the source yet. Once it arrives you will read it here, article by article, and alerts will start.",
+      nextCheck: "Next check with the source: {when}.",
+      lastCheck: "Last check: {when}.",
+      notIngesting:
+        "This server is not checking sources right now (ingestion is off), so the text will not arrive until it is turned on.",
+      unknownHeading: "The source does not know this law",
+      unknownLead:
+        "We asked the source on {when} and it has no law with this identifier. Check that it is written correctly; if not, stop following it and follow the right identifier.",
+    },
     changeLead: "This alert concerns:",
     follow: {
       heading: "Follow this law",
@@ -82,6 +93,9 @@ export const laws: LawsMessages = {
       following: "You already follow this law",
       noBlocks: "Tick at least one article, title or chapter in the contents, or choose “The whole law”.",
       badGroup: "Choose one of your groups.",
+      unknownLaw: "The source does not know that law: it was checked and does not exist. Check the identifier.",
+      tooManyFollows:
+        "Your organisation already follows {limit} laws, the most it can. Stop following one to add another.",
     },
   },
   compare: {

@@ -32,6 +32,9 @@ export const lawAlerts = {
     blockNotFound: "Esa parte de la norma no existe.",
     badBlocks: "Alguna de las partes que eliges no está en la norma.",
     badGroup: "No perteneces a ese grupo.",
+    unknownLaw: "El BOE no conoce esa norma: lo ha comprobado y no existe. Revisa el identificador.",
+    tooManyFollows: "Tu organización ya sigue {limit} leyes, el máximo. Deja de seguir alguna para añadir otra.",
+    notFollowed: "Tu organización no sigue esa norma.",
     followNotFound: "No encontramos ese seguimiento.",
   },
 };

@@ -58,6 +58,17 @@ export const laws = {
       nextAfter: "Sigue en la parte {number}: {first}",
     },
     changeLead: "Esta alerta se refiere a:",
+    pending: {
+      heading: "El texto aún no ha llegado",
+      lead: "Tu organización sigue esta ley, pero todavía no hemos traído su texto de la fuente. En cuanto llegue lo verás aquí, artículo por artículo, y los avisos empezarán a funcionar.",
+      nextCheck: "Próxima consulta a la fuente: {when}.",
+      lastCheck: "Última consulta: {when}.",
+      notIngesting:
+        "Este servidor no consulta las fuentes ahora mismo (la ingesta está desactivada), así que el texto no llegará hasta que se active.",
+      unknownHeading: "La fuente no conoce esta norma",
+      unknownLead:
+        "Consultamos la fuente el {when} y no tiene ninguna norma con este identificador. Comprueba que está bien escrito; si no lo está, deja de seguirla y vuelve a seguirla con el identificador correcto.",
+    },
     follow: {
       heading: "Seguir esta ley",
       lead: "Elige qué seguir. Los títulos y capítulos incluyen todo lo que contienen.",
@@ -79,6 +90,8 @@ export const laws = {
       following: "Ya sigues esta ley",
       noBlocks: "Marca en el índice al menos un artículo, título o capítulo, o elige «Toda la ley».",
       badGroup: "Elige uno de tus grupos.",
+      unknownLaw: "La fuente no conoce esa norma: la ha consultado y no existe. Revisa el identificador.",
+      tooManyFollows: "Tu organización ya sigue {limit} leyes, el máximo. Deja de seguir alguna para añadir otra.",
     },
   },
   compare: {

@@ -7,6 +7,7 @@ import { groupOfOrganisation } from "../../.server/laws/api";
 import { createFollow, followView, listOrganisationFollows } from "../../.server/laws/follows";
 import { lawAlerts as en } from "../../i18n/en/law-alerts";
 import { lawAlerts as es } from "../../i18n/es/law-alerts";
+import { fillTemplate as fill } from "../../lib/fill-template";
 
 const route = apiRoute(
   handle(listFollowsOperation, async ({ api, token, info, request }) => {
@@ -26,17 +27,23 @@ const route = apiRoute(
     const l = (locale === "en" ? en : es).errors;
     if (body.groupId && !(await groupOfOrganisation(api.database, token.organizationId, body.groupId)))
       throw new ApiError(422, { fieldErrors: { groupId: [l.badGroup] } });
-    const outcome = await createFollow(api.database, token.organizationId, {
-      lawId: body.lawId,
-      blockIds: body.blockIds ?? [],
-      ...(body.groupId ? { groupId: body.groupId } : { userId: token.createdBy }),
-      ...(body.name ? { name: body.name } : {}),
-      emailMode: body.emailMode ?? "off",
-      language: locale === "en" ? "en" : "es",
-    });
+    const outcome = await createFollow(
+      api.database,
+      token.organizationId,
+      {
+        lawId: body.lawId,
+        blockIds: body.blockIds ?? [],
+        ...(body.groupId ? { groupId: body.groupId } : { userId: token.createdBy }),
+        ...(body.name ? { name: body.name } : {}),
+        emailMode: body.emailMode ?? "off",
+        language: locale === "en" ? "en" : "es",
+      },
+      api.maxFollowsPerOrganization,
+    );
     if ("problem" in outcome) {
       const field = outcome.problem === "badBlocks" ? "blockIds" : "lawId";
-      throw new ApiError(422, { fieldErrors: { [field]: [l[outcome.problem]] } });
+      const message = fill(l[outcome.problem], { limit: api.maxFollowsPerOrganization });
+      throw new ApiError(422, { fieldErrors: { [field]: [message] } });
     }
     await recordAudit(api.database.db, {
       organizationId: token.organizationId,

@@ -4,8 +4,8 @@ import { blockVersionsOperation } from "../../.server/api/operations/laws";
 import { blockVersions } from "../../.server/laws/api";
 
 const route = apiRoute(
-  handle(blockVersionsOperation, async ({ api, params }) => {
-    const found = await blockVersions(api.database, params.id, params.blockId);
+  handle(blockVersionsOperation, async ({ api, params, token }) => {
+    const found = await blockVersions(api.database, token.organizationId, params.id, params.blockId);
     if (!found) throw new ApiError(404);
     return found;
   }),

@@ -4,8 +4,8 @@ import { getLawOperation } from "../../.server/api/operations/laws";
 import { lawDetail } from "../../.server/laws/api";
 
 const route = apiRoute(
-  handle(getLawOperation, async ({ api, params }) => {
-    const law = await lawDetail(api.database, params.id);
+  handle(getLawOperation, async ({ api, params, token }) => {
+    const law = await lawDetail(api.database, token.organizationId, params.id, { ingesting: api.ingesting });
     if (!law) throw new ApiError(404);
     return law;
   }),

@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { compareVersions } from "../../.server/laws/compare-page";
+import { organisationFollowsLaw } from "../../.server/laws/reach";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { DiffLegend, InlineDiff, SideBySideDiff } from "../../components/app/laws/word-diff";
 import { fill } from "../../components/app/messages";
@@ -10,9 +11,13 @@ import type { Route } from "./+types/law-compare";
 export const handle = { layout: "bare" };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireMember(context, "documents.read");
+  const member = requireMember(context, "documents.read");
   const locale = appLocale(context);
   const database = context.get(servicesContext).api.database;
+  // The organisation's followed laws only (reach.ts), as the law page and the API.
+  if (!(await organisationFollowsLaw(database, member.organizationId, params.id))) {
+    throw data("Not found", { status: 404 });
+  }
   const url = new URL(request.url);
   const result = await compareVersions(database, params.id, {
     block: url.searchParams.get("block"),

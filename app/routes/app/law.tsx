@@ -3,15 +3,18 @@ import { organisationGroups } from "../../.server/alerts/profile-admin";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { can } from "../../.server/auth/permissions";
 import { servicesContext } from "../../.server/context";
+import { loadLawText } from "../../.server/law-texts/store";
 import { followFromForm, followsOf, unfollowFromForm } from "../../.server/laws/follow-page";
 import { lawPageView } from "../../.server/laws/page";
+import { organisationFollowsLaw, pendingLawView } from "../../.server/laws/reach";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FormAlert } from "../../components/app/form-field";
-import { FollowMessage, LawFollowForm } from "../../components/app/laws/follow-form";
+import { type FollowItem, FollowList, FollowMessage, LawFollowForm } from "../../components/app/laws/follow-form";
 import { LawChangeNotice, LawParts, lawPartHref } from "../../components/app/laws/law-parts";
 import { LawText } from "../../components/app/laws/law-text";
-import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
+import { formatLawDate, type LawsMessages, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
+import type { Locale } from "../../i18n/locales";
 import { isCalendarDate } from "../../lib/calendar-date";
 import { madridDate } from "../../lib/madrid-date";
 import type { Route } from "./+types/law";
@@ -21,24 +24,49 @@ export const handle = { layout: "bare" };
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = requireMember(context, "documents.read");
   const locale = appLocale(context);
-  const database = context.get(servicesContext).api.database;
+  const { api } = context.get(servicesContext);
+  const database = api.database;
+  // The organisation's followed laws only, as the laws API (reach.ts): another's follow shows nothing.
+  if (!(await organisationFollowsLaw(database, member.organizationId, params.id))) {
+    throw data("Not found", { status: 404 });
+  }
+  const text = await loadLawText(database, params.id);
+  if (!text) throw data("Not found", { status: 404 });
+  const follows = await followsOf(database, member, params.id);
+  if (text.blocks.length === 0) {
+    // Followed, not fetched yet (or unknown to the source): a page that says so, not a failure.
+    return {
+      locale,
+      pending: await pendingLawView(database, text.law, api.ingesting),
+      view: null,
+      badDate: false,
+      askedDate: null,
+      follows,
+      groups: [],
+    };
+  }
   const url = new URL(request.url);
   const asked = url.searchParams.get("date");
   const today = madridDate();
   const badDate = asked !== null && asked !== "" && !isCalendarDate(asked);
   const date = asked && isCalendarDate(asked) ? asked : today;
-  const view = await lawPageView(database, member.organizationId, params.id, date, today, {
-    part: url.searchParams.get("part"),
-    block: url.searchParams.get("block"),
-    change: url.searchParams.get("change"),
-  });
+  const view = await lawPageView(
+    database,
+    member.organizationId,
+    params.id,
+    date,
+    today,
+    {
+      part: url.searchParams.get("part"),
+      block: url.searchParams.get("block"),
+      change: url.searchParams.get("change"),
+    },
+    text,
+  );
   if (!view) throw data("Not found", { status: 404 });
-  const [follows, groups] = await Promise.all([
-    followsOf(database, member, params.id),
-    can(member, "profiles.manage_group") ? organisationGroups(database, member.organizationId) : Promise.resolve([]),
-  ]);
+  const groups = can(member, "profiles.manage_group") ? await organisationGroups(database, member.organizationId) : [];
   return data(
-    { locale, view, badDate, askedDate: badDate ? asked : null, follows, groups },
+    { locale, pending: null, view, badDate, askedDate: badDate ? asked : null, follows, groups },
     { status: badDate ? 400 : 200 },
   );
 }
@@ -54,17 +82,91 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const result = await unfollowFromForm(database, member, meta, String(form.get("id") ?? ""));
     return data(result, { status: result.ok ? 200 : 404 });
   }
-  const result = await followFromForm(database, member, meta, form, params.id);
+  const result = {
+    ...(await followFromForm(database, member, meta, form, params.id, services.api.maxFollowsPerOrganization)),
+    limit: services.api.maxFollowsPerOrganization,
+  };
   if (result.ok && result.lawId && !/^BOE-/.test(result.lawId) && services.config) {
     startEuSync(services.config, database, services.log, result.lawId);
   }
   return data(result, { status: result.ok ? 200 : 422 });
 }
 
+/** When a pending law is checked, in the member's language and Madrid's clock. */
+function formatWhen(iso: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "es-ES", {
+    dateStyle: "long",
+    timeStyle: "short",
+    timeZone: "Europe/Madrid",
+  }).format(new Date(iso));
+}
+
+type PendingLaw = NonNullable<Route.ComponentProps["loaderData"]["pending"]>;
+
+/** A law followed whose text has not arrived (or that the source does not know): what and when. */
+function PendingLawPage({
+  t,
+  locale,
+  law,
+  follows,
+  actionData,
+}: {
+  t: LawsMessages;
+  locale: Locale;
+  law: PendingLaw;
+  follows: FollowItem[];
+  actionData: Route.ComponentProps["actionData"];
+}) {
+  const p = t.page;
+  const unknown = law.state === "unknown";
+  return (
+    <>
+      <p className="small text-body-secondary mb-1">
+        {p.source[law.source]} · {law.id}
+      </p>
+      <h1 className="h3">{law.title}</h1>
+      <p className="small">
+        <a href={law.officialUrl} rel="noopener noreferrer">
+          {p.official}
+        </a>
+      </p>
+      <FollowMessage t={t} result={actionData} />
+      <section
+        className={`alert ${unknown ? "alert-warning" : "alert-info"}`}
+        aria-labelledby="law-pending-heading"
+        data-testid="law-pending"
+      >
+        <h2 id="law-pending-heading" className="h5">
+          {unknown ? p.pending.unknownHeading : p.pending.heading}
+        </h2>
+        {unknown ? (
+          <p className="mb-0">{fill(p.pending.unknownLead, { when: formatWhen(law.checkedAt ?? "", locale) })}</p>
+        ) : (
+          <>
+            <p>{p.pending.lead}</p>
+            <p className="mb-0">
+              {law.nextCheckAt
+                ? fill(p.pending.nextCheck, { when: formatWhen(law.nextCheckAt, locale) })
+                : p.pending.notIngesting}
+              {law.checkedAt ? ` ${fill(p.pending.lastCheck, { when: formatWhen(law.checkedAt, locale) })}` : null}
+            </p>
+          </>
+        )}
+      </section>
+      <FollowList t={t} follows={follows} />
+    </>
+  );
+}
+
 export default function LawPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, view, badDate, askedDate, follows, groups } = loaderData;
+  const { locale, pending, view, badDate, askedDate, follows, groups } = loaderData;
   const t = lawsMessages(locale);
   const p = t.page;
+  if (pending || !view) {
+    return pending ? (
+      <PendingLawPage t={t} locale={locale} law={pending} follows={follows} actionData={actionData} />
+    ) : null;
+  }
   return (
     <>
       <p className="small text-body-secondary mb-1">

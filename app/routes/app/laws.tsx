@@ -3,7 +3,7 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { servicesContext } from "../../.server/context";
 import { followFromForm, followsOf, unfollowFromForm } from "../../.server/laws/follow-page";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
-import { FollowMessage, type FollowResult } from "../../components/app/laws/follow-form";
+import { FollowMessage, type FollowResult, followFailureMessage } from "../../components/app/laws/follow-form";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
 import type { Route } from "./+types/laws";
@@ -26,7 +26,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result: FollowResult =
     form.get("intent") === "unfollow"
       ? await unfollowFromForm(database, member, meta, String(form.get("id") ?? ""))
-      : await followFromForm(database, member, meta, form);
+      : {
+          ...(await followFromForm(database, member, meta, form, undefined, services.api.maxFollowsPerOrganization)),
+          limit: services.api.maxFollowsPerOrganization,
+        };
   const lawId = (result as { lawId?: string }).lawId;
   if (result.ok && !result.unfollowed && lawId && !/^BOE-/.test(lawId) && services.config) {
     startEuSync(services.config, database, services.log, lawId);
@@ -68,7 +71,7 @@ export default function Laws({ loaderData, actionData }: Route.ComponentProps) {
         </div>
         {failed ? (
           <div id="follow-law-error" className="invalid-feedback d-block" role="alert">
-            {l.idHint}
+            {followFailureMessage(t, actionData) ?? l.idHint}
           </div>
         ) : null}
         <div id="follow-law-hint" className="form-text">

@@ -20,6 +20,10 @@ const lawSummary = z
     source: z.enum(["boe", "eu"]),
     title: z.string(),
     eli: z.string().nullable(),
+    state: z.enum(["fetched", "pending", "unknown"]).meta({
+      description:
+        "fetched: the text is stored; pending: followed, not fetched yet (no blocks until the source's next check); unknown: the source answered it does not know the id",
+    }),
     updatedAt: z.string().nullable().meta({ description: "The source's last update of the consolidation" }),
     blocks: z.number().int(),
     pendingAnnouncements: z.number().int().meta({ description: "Changes published, consolidation pending" }),
@@ -56,6 +60,10 @@ const attribution = z.string().meta({ description: "Source and date of last upda
 
 const lawDetail = lawSummary
   .extend({
+    checkedAt: z.string().nullable().meta({ description: "When the source last looked at the law" }),
+    nextCheckAt: z.string().nullable().meta({
+      description: "A pending law: when the source next looks (null when fetched, or when this server does not poll)",
+    }),
     metadata: z.record(z.string(), z.unknown()),
     attribution,
     blockList: z.array(blockSchema),
@@ -93,7 +101,9 @@ export const listLawsOperation = defineOperation({
   method: "get",
   path: "/api/v1/laws",
   operationId: "listLaws",
-  summary: "Consolidated laws the platform holds",
+  summary: "The consolidated laws your organisation follows",
+  description:
+    "Only the laws your organisation follows (any member's or group's follow): another organisation's follows never show here, and a law you do not follow answers 404 on every /laws path.",
   tags: ["laws"],
   scope: "read",
   responses: { 200: { description: "Laws, by title", schema: z.object({ items: z.array(lawSummary) }).strict() } },
@@ -103,7 +113,9 @@ export const getLawOperation = defineOperation({
   method: "get",
   path: "/api/v1/laws/{id}",
   operationId: "getLaw",
-  summary: "A law: metadata, its blocks with each one's last change, and announced changes",
+  summary: "A law your organisation follows: metadata, its blocks with each one's last change, and announced changes",
+  description:
+    "A law followed but not fetched yet answers `state: pending` with no blocks and `nextCheckAt`; 404 for a law your organisation does not follow.",
   tags: ["laws"],
   scope: "read",
   params: z.object({ id: z.string() }),

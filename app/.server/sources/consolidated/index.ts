@@ -7,6 +7,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { alertProfiles } from "../../db/schema.ts";
 import { recordStatus } from "../ingest.ts";
+import { boeLawPollTimes, dailyCron } from "../law-poll-times.ts";
 import { defineSource } from "../plugin.ts";
 import { pollAndAlert } from "./alerting.ts";
 import { BOE_CONSOLIDATED_PARSER } from "./parse.ts";
@@ -72,7 +73,7 @@ export const boeLawsSource = defineSource({
           },
         },
       ],
-      schedules: [{ queue: QUEUE, cron: "20 7-21 * * *", key: "day" }],
+      schedules: [{ queue: QUEUE, cron: dailyCron(boeLawPollTimes), key: "day" }],
       start: async () => {
         await context.send(QUEUE, {}, { singletonKey: "boe-laws", singletonSeconds: 60 });
       },

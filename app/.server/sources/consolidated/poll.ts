@@ -20,7 +20,14 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../../db/schema.ts";
-import { type BlockWriteResult, markChecked, updatePositions, upsertLaw, writeBlock } from "../../law-texts/store.ts";
+import {
+  type BlockWriteResult,
+  markChecked,
+  markMissing,
+  updatePositions,
+  upsertLaw,
+  writeBlock,
+} from "../../law-texts/store.ts";
 import { type FetchedPayload, SourceFetchError, type SourceHttp } from "../http.ts";
 import {
   type ParsedBlock,
@@ -192,6 +199,8 @@ export async function pollLaw(deps: ConsolidatedDeps, lawId: string): Promise<La
   const metaPayload = await get(deps, lawUrl(deps, lawId, "/metadatos"));
   if (notFound(metaPayload)) {
     result.status = "missing";
+    // Never fetched and unknown to the BOE: follows of this id are refused from now on.
+    if (known.size === 0) await markMissing(deps.database, lawId, deps.now?.());
     return result;
   }
   const meta = parseMetadatos(metaPayload.body);

@@ -7,6 +7,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { alertProfiles, laws } from "../../db/schema.ts";
 import { recordStatus } from "../ingest.ts";
+import { dailyCron, euLawPollTimes } from "../law-poll-times.ts";
 import { defineSource } from "../plugin.ts";
 import { EU_CONSOLIDATED_PARSER } from "./parse.ts";
 import { pollEuAndAlert } from "./run.ts";
@@ -73,7 +74,7 @@ export const euLawsSource = defineSource({
         },
       ],
       // Cellar publishes consolidated versions a few times a month: twice a day is prompt enough.
-      schedules: [{ queue: QUEUE, cron: "40 8,17 * * *", key: "day" }],
+      schedules: [{ queue: QUEUE, cron: dailyCron(euLawPollTimes), key: "day" }],
       runNow: () => context.send(QUEUE, {}, { singletonKey: "eu-laws", singletonSeconds: 30 }),
     };
   },

@@ -16,8 +16,31 @@ export interface FollowItem {
 export interface FollowResult {
   ok: boolean;
   failure?: string;
+  /** FOLLOWS_MAX_PER_ORGANIZATION, for the message when it is reached. */
+  limit?: number;
   what?: { whole: boolean; titles: string[] };
   unfollowed?: boolean;
+}
+
+/** Why a follow was refused, in the member's language (undefined when it was not). */
+export function followFailureMessage(t: LawsMessages, result: FollowResult | undefined): string | undefined {
+  const f = t.page.follow;
+  switch (result?.ok === false ? result.failure : undefined) {
+    case "noBlocks":
+    case "badBlocks":
+      return f.noBlocks;
+    case "badGroup":
+      return f.badGroup;
+    case "unknownLaw":
+      return f.unknownLaw;
+    case "tooManyFollows":
+      return fill(f.tooManyFollows, { limit: result?.limit ?? "" });
+    case "lawNotFound":
+    case "badLawId":
+      return t.list.idHint;
+    default:
+      return undefined;
+  }
 }
 
 /** The outcome of a follow or unfollow form, in the member's language. */
@@ -32,19 +55,60 @@ export function FollowMessage({ t, result }: { t: LawsMessages; result: FollowRe
       </div>
     );
   }
-  const failure =
-    result.failure === "noBlocks" || result.failure === "badBlocks"
-      ? f.noBlocks
-      : result.failure === "badGroup"
-        ? f.badGroup
-        : result.failure === "lawNotFound" || result.failure === "badLawId"
-          ? t.list.idHint
-          : undefined;
+  const failure = followFailureMessage(t, result);
   return failure ? (
     <div className="alert alert-danger" role="alert">
       {failure}
     </div>
   ) : null;
+}
+
+/** The member's follows of one law, each with its button to stop following. */
+export function FollowList({
+  t,
+  follows,
+  titles = new Map(),
+}: {
+  t: LawsMessages;
+  follows: FollowItem[];
+  titles?: Map<string, string>;
+}) {
+  const f = t.page.follow;
+  if (follows.length === 0) return null;
+  return (
+    <section aria-labelledby="law-follows" className="mb-3">
+      <h2 id="law-follows" className="h6">
+        {f.following}
+      </h2>
+      <ul className="list-unstyled small">
+        {follows.map((follow) => {
+          const what =
+            follow.blockIds.length === 0
+              ? t.list.wholeLaw
+              : follow.blockIds.map((id) => titles.get(id) ?? id).join(", ");
+          return (
+            <li key={follow.id} className="d-flex gap-2 align-items-start mb-1">
+              <span className="me-auto">
+                {what}
+                {follow.groupName ? ` · ${fill(t.list.group, { name: follow.groupName })}` : ` · ${t.list.me}`}
+              </span>
+              <Form method="post">
+                <input type="hidden" name="intent" value="unfollow" />
+                <input type="hidden" name="id" value={follow.id} />
+                <button
+                  type="submit"
+                  className="btn btn-sm btn-outline-secondary"
+                  aria-label={`${f.unfollow}: ${what}`}
+                >
+                  {f.unfollow}
+                </button>
+              </Form>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
 }
 
 /**
@@ -75,40 +139,7 @@ export function LawFollowForm({
   const titles = new Map(blocks.map((b) => [b.blockId, b.title]));
   return (
     <>
-      {follows.length > 0 ? (
-        <section aria-labelledby="law-follows" className="mb-3">
-          <h2 id="law-follows" className="h6">
-            {f.following}
-          </h2>
-          <ul className="list-unstyled small">
-            {follows.map((follow) => {
-              const what =
-                follow.blockIds.length === 0
-                  ? t.list.wholeLaw
-                  : follow.blockIds.map((id) => titles.get(id) ?? id).join(", ");
-              return (
-                <li key={follow.id} className="d-flex gap-2 align-items-start mb-1">
-                  <span className="me-auto">
-                    {what}
-                    {follow.groupName ? ` · ${fill(t.list.group, { name: follow.groupName })}` : ` · ${t.list.me}`}
-                  </span>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="unfollow" />
-                    <input type="hidden" name="id" value={follow.id} />
-                    <button
-                      type="submit"
-                      className="btn btn-sm btn-outline-secondary"
-                      aria-label={`${f.unfollow}: ${what}`}
-                    >
-                      {f.unfollow}
-                    </button>
-                  </Form>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ) : null}
+      <FollowList t={t} follows={follows} titles={titles} />
       <Form method="post" aria-labelledby="law-follow-heading" className="card card-body mb-3">
         <input type="hidden" name="intent" value="follow" />
         <input type="hidden" name="law" value={lawId} />

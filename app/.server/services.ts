@@ -25,6 +25,7 @@ import { configureLawAlerts, lawAlertsFor, lawDocumentStored } from "./laws/serv
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
+import { handOverPending } from "./sources/ingest.ts";
 import { createJobs, type IngestJobs } from "./sources/jobs.ts";
 import { createSampleLoader } from "./sources/sample.ts";
 import { digestDeadlines } from "./triage/digest-deadlines.ts";
@@ -212,6 +213,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
       await alerts.start();
       // Every capability's queues, workers and schedules (a capability's first jobs failing is logged, not fatal).
       await kernel.start();
+      // Documents a killed process stored without handing them to the pipeline (decision 0145).
+      await handOverPending(database, documentStored, log).catch((error: unknown) =>
+        log.error({ err: error }, "handing over pending documents failed"),
+      );
       started = true;
     },
     async stop() {

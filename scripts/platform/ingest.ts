@@ -13,7 +13,7 @@ import { openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import type { SourceDocument } from "../../app/.server/documents/types.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
-import { type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
+import { handOverPending, type IngestResult, ingestBoeDay, ingestEurlex } from "../../app/.server/sources/ingest.ts";
 import { instancePacer } from "../../app/.server/sources/pacing.ts";
 import { loadSampleData, sampleDays } from "../../app/.server/sources/sample.ts";
 import { startTriage } from "../../app/.server/triage/store.ts";
@@ -84,6 +84,8 @@ export async function run(argv: string[]): Promise<number> {
           await matchDocument(database, documentId, { loadDocument, directory, onMatched: startTriage });
         },
       };
+      // Documents a killed run stored without matching them: matched first (decision 0145).
+      await handOverPending(database, deps.onDocument, log);
       results = [values.source === "boe" ? await ingestBoeDay(deps, date) : await ingestEurlex(deps)];
     }
     reporter.stop();

@@ -8,6 +8,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { deliveries } from "../db/schema.ts";
+import { faultPoint } from "../kernel/fault.ts";
 import { createOutbox, createOutboxLoop, retryDeadRows } from "../kernel/outbox.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
@@ -126,6 +127,8 @@ export function createDeliveryWorker(deps: {
     const resolved = resolveDelivery(row.channel, row.payload);
     if (!resolved.ok) throw new PermanentFailure(resolved.reason);
     const outcome = await resolved.handler.send(resolved.payload, context, asDelivery(row));
+    // Sent, not yet marked: a process killed here sends the row again after its lease, same id.
+    faultPoint("deliveries.sent");
     if (outcome !== "committed") await markSent(row.id);
   }
 

@@ -101,7 +101,14 @@ export async function storeDocument(
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(documents)
-      .values({ source: doc.source, sourceId: doc.sourceId, feedId, sample: options.sample ?? false, ...columns })
+      .values({
+        source: doc.source,
+        sourceId: doc.sourceId,
+        feedId,
+        sample: options.sample ?? false,
+        pipelinePending: "new",
+        ...columns,
+      })
       .onConflictDoNothing({ target: [documents.source, documents.sourceId, documents.feedId] })
       .returning({ id: documents.id });
     let id: string;
@@ -113,7 +120,13 @@ export async function storeDocument(
     } else {
       const updated = await tx
         .update(documents)
-        .set({ ...columns, version: sql`${documents.version} + 1`, updatedAt: new Date() })
+        .set({
+          ...columns,
+          version: sql`${documents.version} + 1`,
+          updatedAt: new Date(),
+          // A new document whose pipeline never ran stays "new".
+          pipelinePending: sql`coalesce(${documents.pipelinePending}, 'changed')`,
+        })
         .where(and(sameKey, ne(documents.contentHash, hash)))
         .returning({ id: documents.id, version: documents.version });
       if (!updated[0]) {

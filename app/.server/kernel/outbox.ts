@@ -14,6 +14,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { faultPoint } from "./fault.ts";
 import { createPollLoop } from "./poll-loop.ts";
 
 export interface OutboxRetrySettings {
@@ -143,6 +144,8 @@ export function createOutbox<Row extends OutboxRow>(options: OutboxOptions<Row>)
       return;
     }
     if (outcome === "handled") return;
+    // Sent, not yet marked: a process killed here sends the row again after its lease (same row id).
+    faultPoint(`${options.table}.sent`);
     await database.rows(sql`
       update ${table} set status = 'sent', sent_at = now(), lease_until = null, last_error = null
       where id = ${row.id}`);

@@ -15,6 +15,7 @@ import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
 import { httpUrlOrEmpty } from "../documents/reach.ts";
 import { type Classify, storeDocument } from "../documents/store.ts";
 import type { SourceDocument } from "../documents/types.ts";
+import { faultPoint } from "../kernel/fault.ts";
 import type { BoeSummaryItem } from "./boe/summary.ts";
 import { guessLanguage, type SourceClients, type SummaryVersion } from "./clients.ts";
 import { errorUrl, failureKind, failureKindFromMessage, type SourceFailureKind, SourceParseError } from "./errors.ts";
@@ -192,13 +193,54 @@ async function store(deps: IngestDeps, doc: SourceDocument, result: IngestResult
   if (stored.isNew) result.created++;
   else if (stored.changed) result.updated++;
   else result.unchanged++;
-  if (stored.changed && deps.onDocument) {
-    try {
-      await deps.onDocument(stored.id, stored.isNew);
-    } catch (error) {
-      deps.log.error({ err: error, documentId: stored.id }, "onDocument hook failed");
-    }
+  // Stored and marked pipeline_pending in one transaction: a crash here leaves the mark, and the
+  // next run (or start) hands the document over (decision 0145).
+  faultPoint("document.stored");
+  if (stored.changed && deps.onDocument)
+    await handOver(deps.database, deps.onDocument, stored.id, stored.isNew, deps.log);
+}
+
+type OnDocument = NonNullable<IngestDeps["onDocument"]>;
+
+/** Runs the hook (queues the document-stored event, or matches now) and clears the document's mark. */
+async function handOver(
+  database: Database,
+  onDocument: OnDocument,
+  documentId: string,
+  isNew: boolean,
+  log: IngestDeps["log"],
+): Promise<boolean> {
+  try {
+    await onDocument(documentId, isNew);
+  } catch (error) {
+    log.error({ err: error, documentId }, "onDocument hook failed");
+    return false;
   }
+  faultPoint("document.handed-over");
+  await database.rows(sql`update documents set pipeline_pending = null where id = ${documentId}`);
+  return true;
+}
+
+/**
+ * Documents stored by a process that stopped before handing them over (killed, or its hook failed):
+ * handed over now, oldest first. Subscribers are idempotent (kernel/events.ts), so one handed over
+ * twice (killed after the hook, before the mark was cleared) costs a repeated match, not a duplicate.
+ */
+export async function handOverPending(
+  database: Database,
+  onDocument: OnDocument,
+  log: IngestDeps["log"],
+  limit = 5000,
+): Promise<number> {
+  const pending = await database.rows<{ id: string; pipeline_pending: "new" | "changed" }>(
+    sql`select id, pipeline_pending from documents where pipeline_pending is not null order by updated_at limit ${limit}`,
+  );
+  let handed = 0;
+  for (const row of pending) {
+    if (await handOver(database, onDocument, row.id, row.pipeline_pending === "new", log)) handed++;
+  }
+  if (handed > 0) log.info({ documents: handed }, "documents stored before a stop handed over to the pipeline");
+  return handed;
 }
 
 /** Runs `work` over items with a small concurrency. */

@@ -65,6 +65,8 @@ export const documents = pgTable(
     bodyText: text("body_text").notNull().default(""),
     contentHash: text("content_hash").notNull(),
     version: integer("version").notNull().default(1),
+    /** Stored or changed, its pipeline not handed over yet (decision 0145): cleared once it is. */
+    pipelinePending: text("pipeline_pending").$type<"new" | "changed">(),
     searchEs: tsvector("search_es"),
     searchEn: tsvector("search_en"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -7,7 +7,7 @@
  * article 32; the comparison shows the change word by word; the page still shows the earlier text
  * when that date is chosen. axe-clean, in Spanish and English.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
 import { eq, sql } from "drizzle-orm";
@@ -20,12 +20,22 @@ import { configureLawAlerts, lawAlertsFor } from "../../app/.server/laws/service
 import { pollAndAlert } from "../../app/.server/sources/consolidated/alerting.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
-import { launchBrowser, openPage } from "../support/browser.ts";
+import { launchBrowser, openPage, switchColorMode } from "../support/browser.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { totpFromUri } from "../support/totp.ts";
 
 const LAW = "BOE-A-2015-10565";
+/** An id followed and never fetched here (this server does not ingest): its page says the text is pending. */
+const PENDING = "BOE-A-2099-77";
+
+/** SCREENSHOTS=1: look at what was built (screenshots/app/laws-*.png). */
+async function shoot(page: Page, name: string) {
+  if (!process.env.SCREENSHOTS) return;
+  const dir = path.resolve(import.meta.dirname, "../../screenshots/app");
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `laws-${name}.png`), fullPage: true });
+}
 const password = "tortuga-verde-lunes-27";
 
 interface AxeViolation {
@@ -126,6 +136,23 @@ describe("following articles of a law in the browser", () => {
     await page.getByLabel("Identificador BOE, ELI o CELEX").fill(LAW);
     await page.getByRole("button", { name: "Seguir", exact: true }).click();
     await page.getByText("Listo: sigues Toda la ley. Te avisaremos de cada cambio.").waitFor();
+    // A law followed whose text has not come yet has a page that says so (issue 37 item 6), not a 500.
+    await page.getByLabel("Identificador BOE, ELI o CELEX").fill(PENDING);
+    await page.getByRole("button", { name: "Seguir", exact: true }).click();
+    await page.getByRole("link", { name: PENDING }).waitFor();
+    await page.goto(`${server.url}/app/laws/${PENDING}`);
+    await page.getByRole("heading", { level: 2, name: "El texto aún no ha llegado" }).waitFor();
+    expect(await page.getByTestId("law-pending").textContent()).toContain("la ingesta está desactivada");
+    await page.getByRole("button", { name: "Dejar de seguir: Toda la ley" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, "pending-es-1280-light");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await switchColorMode(page, "dark");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, "pending-es-390-dark");
+    await switchColorMode(page, "light");
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${server.url}/app/laws/${LAW}`);
     await page.getByRole("heading", { level: 1, name: /Ley 39\/2015/ }).waitFor();
     // The law is read a part at a time: the contents lead to the part that holds article 28.
@@ -235,6 +262,11 @@ describe("following articles of a law in the browser", () => {
       .waitFor();
     expect(await page.getByTestId("diff-side").locator("ins").first().textContent()).toMatch(/^added: /);
     expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${server.url}/app/laws/${PENDING}`);
+    await page.getByRole("heading", { level: 2, name: "The text has not arrived yet" }).waitFor();
+    expect(await page.getByTestId("law-pending").textContent()).toContain("ingestion is off");
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, "pending-en-1280-light");
     expect(errors).toEqual([]);
     await close();
   }, 420_000);

@@ -1,6 +1,6 @@
 /**
  * Crash points of a BOE day's ingestion, with the operator's `ingest` command on the embedded
- * database and the recorded day 2018-12-06 (55 documents) through the replay server. FAULT_AT
+ * database and (TEST_DATABASE_URL set) on PostgreSQL, the recorded day 2018-12-06 (55 documents) through the replay server. FAULT_AT
  * (app/.server/kernel/fault.ts) makes the process SIGKILL itself at the step: after a document is
  * stored but before it is matched (the day half ingested), and after it is matched but before its
  * hand-over is recorded. The next run must leave every document stored once, matched once against
@@ -16,6 +16,7 @@ import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
 import { ensureMember } from "../support/api-tokens.ts";
+import { databaseTargets } from "../support/postgres.ts";
 import { projectRoot } from "../support/server.ts";
 
 const day = "2018-12-06";
@@ -28,14 +29,17 @@ interface Run {
   stderr: string;
 }
 
-describe("a BOE day's ingestion killed at each step", () => {
+describe.each(databaseTargets())("a BOE day's ingestion killed at each step ($name)", (target) => {
   let replay: ReplayServer;
   const roots: string[] = [];
+  /** Each DATA_DIR's PostgreSQL database (none: the embedded one in DATA_DIR/db). */
+  const urls = new Map<string, string | undefined>();
   beforeAll(async () => {
     replay = await startReplayServer();
   });
   afterAll(async () => {
     await replay?.close();
+    await target.cleanup();
     for (const root of roots) rmSync(root, { recursive: true, force: true });
   });
 
@@ -46,6 +50,7 @@ describe("a BOE day's ingestion killed at each step", () => {
         env: {
           ...process.env,
           DATA_DIR: dataDir,
+          ...(urls.get(dataDir) ? { DATABASE_URL: urls.get(dataDir) } : {}),
           LOG_LEVEL: "warn",
           BOE_API_URL: replay.url,
           FAULT_AT: faultAt ?? "",
@@ -64,7 +69,7 @@ describe("a BOE day's ingestion killed at each step", () => {
     });
 
   async function withDatabase<T>(dataDir: string, use: (database: Database) => Promise<T>): Promise<T> {
-    const database = await openDatabase({ pgliteDir: path.join(dataDir, "db") });
+    const database = await openDatabase({ databaseUrl: urls.get(dataDir), pgliteDir: path.join(dataDir, "db") });
     try {
       return await use(database);
     } finally {
@@ -76,6 +81,7 @@ describe("a BOE day's ingestion killed at each step", () => {
   async function prepared(): Promise<{ dataDir: string; profileId: string }> {
     const dataDir = mkdtempSync(path.join(tmpdir(), "faults-ingest-"));
     roots.push(dataDir);
+    urls.set(dataDir, await target.create());
     const profileId = await withDatabase(dataDir, async (database) => {
       await migrate(database, defaultMigrationsDir);
       await ensureMember(database, { organizationId: "org-crash", userId: "user-crash", role: "admin" });

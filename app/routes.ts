@@ -44,6 +44,8 @@ export default [
     route("webhooks", "routes/api/webhooks.ts"),
     route("webhooks/:id", "routes/api/webhook.ts"),
   ]),
+  // SCIM 2.0 provisioning (issue 41): Users, Groups, ServiceProviderConfig behind an organisation's SCIM token.
+  route("scim/v2/:resource/:id?", "routes/scim.ts", { id: "scim" }),
   route("api/*", "routes/api/not-found.ts", { id: "api-not-found" }),
   // The platform (/app): one route group, its layout and middleware (app/.server/auth/guard.ts).
   ...prefix("app", [

@@ -7,10 +7,13 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authenticateToken, createApiToken } from "../../app/.server/api/tokens.ts";
 import { listAuditEvents } from "../../app/.server/audit/query.ts";
 import { mergeCookies } from "../../app/.server/auth/cookies.ts";
 import type { RequestMeta } from "../../app/.server/auth/service.ts";
+import { createCalendarFeed, feedForToken } from "../../app/.server/calendar/feeds.ts";
 import { mailOutbox, member, teamMember, user } from "../../app/.server/db/schema/auth.ts";
+import { scimRespond } from "../../app/.server/scim/http.ts";
 import { startServices } from "../support/contact-services.ts";
 import { browse, type IdpUser, startOidcIdp } from "../support/oidc-idp.ts";
 import {
@@ -37,6 +40,15 @@ function visitor(agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/53
       cookie = mergeCookies(cookie, lines);
     },
   };
+}
+
+/** What the SCIM answers hold, as far as the tests read them. */
+interface ScimAnswer {
+  id: string;
+  displayName?: string;
+  active?: boolean;
+  members: { value: string }[];
+  totalResults?: number;
 }
 
 /** A signed-in member's request carrying the cookie of the SSO request they started. */
@@ -257,6 +269,128 @@ for (const target of databaseTargets()) {
         owner.meta(),
       );
       await expect(auth.signIn("eva@banco.example", memberPassword, meta)).resolves.toBeTruthy();
+    });
+
+    it("SCIM: a client creates, updates and deactivates a user and a group; deactivation ends sessions, tokens and feeds", async () => {
+      const auth = app.services.auth;
+      const db = app.database.db;
+      const { token, id: scimTokenId } = await auth.createScimToken(owner.member, owner.meta());
+      expect(token).toMatch(/^vn_scim_/);
+      const scim = async (method: string, path: string, body?: unknown, bearer = token) => {
+        const url = new URL(`${siteUrl}/scim/v2/${path}`);
+        const [resource = "", id] = url.pathname.slice("/scim/v2/".length).split("/");
+        const request = new Request(url, {
+          method,
+          headers: { authorization: `Bearer ${bearer}`, "content-type": "application/scim+json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const response = await scimRespond(auth, request, visitor().meta(), resource, id);
+        const text = await response.text();
+        return { status: response.status, body: (text ? JSON.parse(text) : null) as ScimAnswer };
+      };
+      expect((await scim("GET", "Users", undefined, "vn_scim_wrong")).status).toBe(401);
+
+      const created = await scim("POST", "Users", {
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+        userName: "Paula@banco.example",
+        name: { givenName: "Paula", familyName: "Ríos" },
+        externalId: "00u-paula",
+        active: true,
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        userName: "paula@banco.example",
+        displayName: "Paula Ríos",
+        active: true,
+        externalId: "00u-paula",
+      });
+      const paulaId = created.body.id;
+      expect((await scim("POST", "Users", { userName: "paula@banco.example" })).status).toBe(409);
+      const found = await scim("GET", `Users?filter=${encodeURIComponent('userName eq "paula@banco.example"')}`);
+      expect(found.body).toMatchObject({ totalResults: 1, Resources: [{ id: created.body.id }] });
+      expect(
+        (await scim("GET", `Users?filter=${encodeURIComponent('userName eq "nadie@banco.example"')}`)).body
+          .totalResults,
+      ).toBe(0);
+      const patched = await scim("PATCH", `Users/${paulaId}`, {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        Operations: [{ op: "replace", path: "displayName", value: "Paula Ríos Gil" }],
+      });
+      expect(patched.body.displayName).toBe("Paula Ríos Gil");
+
+      const group = await scim("POST", "Groups", {
+        displayName: "Riesgos",
+        members: [{ value: paulaId }],
+        externalId: "g-1",
+      });
+      expect(group.status).toBe(201);
+      expect(group.body.members.map((m) => m.value)).toEqual([paulaId]);
+      const groupId = group.body.id;
+      const removed = await scim("PATCH", `Groups/${groupId}`, {
+        Operations: [
+          { op: "remove", path: `members[value eq "${paulaId}"]` },
+          { op: "replace", path: "displayName", value: "Riesgos y cumplimiento" },
+        ],
+      });
+      expect(removed.body).toMatchObject({ displayName: "Riesgos y cumplimiento", members: [] });
+      const added = await scim("PATCH", `Groups/${groupId}`, {
+        Operations: [{ op: "add", path: "members", value: [{ value: paulaId }] }],
+      });
+      expect(added.body.members).toHaveLength(1);
+
+      // Paula signs in through the IdP (her provisioned account is the IdP's), holds an API token and a calendar feed.
+      const signedIn = await signInAs({
+        sub: "paula-1",
+        email: "paula@banco.example",
+        name: "Paula",
+        groups: ["vigia-admins"],
+      });
+      expect(signedIn.current?.userId).toBe(paulaId);
+      const apiToken = await createApiToken(db, {
+        organizationId: owner.member.organizationId,
+        name: "paula",
+        scope: "read",
+        createdBy: paulaId,
+      });
+      expect(await authenticateToken(db, apiToken.token)).not.toBeNull();
+      const feed = await createCalendarFeed(
+        db,
+        { organizationId: owner.member.organizationId, userId: paulaId },
+        { actor: { id: paulaId, email: "paula@banco.example" } },
+      );
+      expect(await feedForToken(db, feed.token)).toBeDefined();
+
+      // Entra ID's way of deactivating.
+      const deactivated = await scim("PATCH", `Users/${paulaId}`, {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        Operations: [{ op: "Replace", path: "active", value: "False" }],
+      });
+      expect(deactivated.body.active).toBe(false);
+      expect(await auth.currentSession(signedIn.browser.meta().headers)).toBeNull();
+      expect(await authenticateToken(db, apiToken.token)).toBeNull();
+      expect(await feedForToken(db, feed.token)).toBeUndefined();
+      await expect(
+        signInAs({ sub: "paula-1", email: "paula@banco.example", name: "Paula", groups: [] }),
+      ).rejects.toMatchObject({
+        code: "sso_refused",
+      });
+      const [event] = (await listAuditEvents(db, owner.member.organizationId, { action: "scim.user_deactivated" }))
+        .items;
+      expect(event?.detail).toMatchObject({
+        via: "scim",
+        tokenId: scimTokenId,
+        sessions: 1,
+        apiTokens: 1,
+        calendarFeeds: 1,
+      });
+      expect(event?.actor).toMatchObject({ id: owner.member.userId });
+
+      expect((await scim("DELETE", `Groups/${groupId}`)).status).toBe(204);
+      expect((await scim("GET", `Groups/${groupId}`)).status).toBe(404);
+      expect((await scim("DELETE", `Users/${paulaId}`)).status).toBe(204);
+      expect((await scim("GET", `Users/${paulaId}`)).status).toBe(404);
+      expect(await auth.revokeScimToken(owner.member, scimTokenId, owner.meta())).toBe(true);
+      expect((await scim("GET", "Groups")).status).toBe(401);
     });
 
     it("a user of another organisation's IdP never lands in this one, whatever the email says", async () => {

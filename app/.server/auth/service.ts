@@ -15,6 +15,7 @@ import { memberFlow } from "./flows/members.ts";
 import { mfaFlow } from "./flows/mfa.ts";
 import { passkeyFlow } from "./flows/passkeys.ts";
 import { passwordFlow } from "./flows/password.ts";
+import { scimFlow } from "./flows/scim.ts";
 import { sessionFlow } from "./flows/sessions.ts";
 import { setupFlow } from "./flows/setup.ts";
 import { signInFlow } from "./flows/sign-in.ts";
@@ -47,6 +48,7 @@ export function createAuthService(deps: AuthDeps) {
     ...groupFlow(ctx),
     ...ssoFlow(ctx),
     ...ssoAdminFlow(ctx),
+    ...scimFlow(ctx),
     appendSetCookies,
   };
 }

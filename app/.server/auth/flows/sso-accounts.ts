@@ -7,7 +7,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "../../audit/executor.ts";
 import { recordAudit } from "../../audit/record.ts";
-import { member, session, team, teamMember, user } from "../../db/schema/auth.ts";
+import { account, member, session, team, teamMember, user } from "../../db/schema/auth.ts";
 import { ssoDomain, ssoGroupMapping, ssoIdentity, ssoPendingLink, type ssoProvider } from "../../db/schema/sso.ts";
 import { type IdpIdentity, SsoRefused } from "../../sso/identity.ts";
 import { isRole, type Role } from "../permissions.ts";
@@ -114,7 +114,10 @@ export function ssoAccounts(ctx: AuthContext) {
     tx: Executor,
     provider: ProviderRow,
     identity: IdpIdentity,
-  ): Promise<{ kind: "user"; userId: string; created: boolean } | { kind: "link"; userId: string; token: string }> {
+  ): Promise<
+    | { kind: "user"; userId: string; created: boolean; provisioned?: boolean }
+    | { kind: "link"; userId: string; token: string }
+  > {
     const [linked] = await tx
       .select({ userId: ssoIdentity.userId })
       .from(ssoIdentity)
@@ -133,6 +136,17 @@ export function ssoAccounts(ctx: AuthContext) {
       const orgs = await memberships(existing.id);
       if (orgs.length === 0 || orgs.some((row) => row.organizationId !== provider.organizationId)) {
         throw new SsoRefused("email of an account outside the organisation");
+      }
+      // An account the organisation provisioned (SCIM: no password of its own) is the IdP's already.
+      const [credential] = await tx
+        .select({ id: account.id })
+        .from(account)
+        .where(and(eq(account.userId, existing.id), eq(account.providerId, "credential")));
+      if (!credential) {
+        await tx
+          .insert(ssoIdentity)
+          .values({ providerId: provider.id, subject: identity.subject, userId: existing.id });
+        return { kind: "user", userId: existing.id, created: false, provisioned: true };
       }
       const token = newToken();
       await tx.insert(ssoPendingLink).values({

@@ -124,6 +124,9 @@ export function ssoFlow(ctx: AuthContext) {
         .where(and(eq(ssoIdentity.providerId, provider.id), eq(ssoIdentity.subject, identity.subject)));
       const mfaVerified = provider.trustIdpMfa && identity.mfa;
       const actor = { id: found.userId, email: identity.email };
+      if (found.provisioned) {
+        await auditSso(tx, provider, actor, "sso.linked", meta, { ...subject, provisioned: true });
+      }
       if (found.created)
         await auditSso(tx, provider, actor, "sso.provisioned", meta, { ...subject, role: applied.role });
       await auditSso(tx, provider, actor, "sso.sign_in", meta, {

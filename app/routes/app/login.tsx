@@ -1,4 +1,4 @@
-import { Fragment } from "react";
+import { type FormEvent, Fragment, useEffect, useRef } from "react";
 import { Form, redirect, useNavigation } from "react-router";
 import { authFailure, invalidForm, limitedFormHeaders } from "../../.server/auth/form-errors";
 import {
@@ -81,11 +81,66 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** What was typed between the password's submit and the second step's arrival. */
+interface TypedAhead {
+  keys: string;
+  enter: boolean;
+}
+
+/**
+ * Keys typed while the password is being checked belong to the code field that is on its way
+ * (issue 37 item 12): a person who knows the flow, or a script, types the code right after
+ * Enter, and those keys went into the password field and were lost with it (a shorter code, or
+ * none, submitted). They are held from the submit until the second step mounts, then put in its
+ * code field, and a held Enter submits it; if the first step fails instead, they are dropped.
+ */
+function useTypeAhead(stage: "password" | "second", idle: boolean) {
+  const held = useRef<TypedAhead | null>(null);
+  const codeForm = useRef<HTMLFormElement | null>(null);
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      const ahead = held.current;
+      if (!ahead || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      if (event.key === "Enter") ahead.enter = true;
+      else if (event.key === "Backspace") ahead.keys = ahead.keys.slice(0, -1);
+      else if (event.key.length === 1) ahead.keys += event.key;
+      else return;
+      event.preventDefault();
+    }
+    document.addEventListener("keydown", onKeyDown, true);
+    return () => document.removeEventListener("keydown", onKeyDown, true);
+  }, []);
+  useEffect(() => {
+    const ahead = held.current;
+    if (!ahead) return;
+    if (stage === "second") {
+      held.current = null;
+      const field = codeForm.current?.querySelector<HTMLInputElement>("#field-totp");
+      if (!field) return;
+      field.value = ahead.keys.replace(/\s+/g, "").slice(0, field.maxLength > 0 ? field.maxLength : undefined);
+      field.focus();
+      if (ahead.enter && field.value) codeForm.current?.requestSubmit();
+    } else if (idle) {
+      // The first step answered with an error: it shows, and the keys are not a password.
+      held.current = null;
+    }
+  }, [stage, idle]);
+  return {
+    codeForm,
+    /** After the password form's own checks: start holding keys if it is really being sent. */
+    onPasswordSubmitted(event: FormEvent<HTMLFormElement>) {
+      if (!event.defaultPrevented) held.current = { keys: "", enter: false };
+    },
+  };
+}
+
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { locale, stage, notice, next } = loaderData;
   const t = appMessages(locale);
-  const busy = useNavigation().state === "submitting";
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
   const { errors, onSubmit } = useSchemaValidation(loginSchema(locale), actionData?.errors);
+  const { codeForm, onPasswordSubmitted } = useTypeAhead(stage, navigation.state === "idle");
   const formError = actionData?.formError ? t.errors[actionData.formError] : undefined;
   return (
     <div className="row justify-content-center">
@@ -98,7 +153,15 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         {stage === "password" ? (
           <Fragment key="password-step">
             <p className="text-body-secondary">{t.login.lead}</p>
-            <Form method="post" noValidate onSubmit={onSubmit} key="password-form">
+            <Form
+              method="post"
+              noValidate
+              onSubmit={(event) => {
+                onSubmit(event);
+                onPasswordSubmitted(event);
+              }}
+              key="password-form"
+            >
               <input type="hidden" name="intent" value="password" />
               <FormField
                 key="email"
@@ -132,7 +195,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         ) : (
           <Fragment key="second-step">
             <p className="text-body-secondary">{t.login.secondLead}</p>
-            <Form method="post" noValidate className="mb-4" key="totp-form">
+            <Form method="post" noValidate className="mb-4" key="totp-form" ref={codeForm}>
               <input type="hidden" name="intent" value="totp" />
               <FormField
                 key="totp"

@@ -1,5 +1,5 @@
 /** A signed-in platform session over HTTP, as a browser without JavaScript gets it: setup form, then TOTP enrolment. */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { mergeCookies } from "../../app/.server/auth/cookies.ts";
 import { totpFromUri } from "./totp.ts";
@@ -49,13 +49,44 @@ async function enrolOverHttp(client: ReturnType<typeof httpClient>) {
   return uri;
 }
 
-/** An invitation link accepted over HTTP (name, password), then TOTP enrolment. */
+/** An invitation link accepted over HTTP (name, password), then TOTP enrolment; with the member's otpauth:// URI. */
 export async function acceptInvitationOverHttp(base: string, invitationUrl: string, name: string) {
   const client = httpClient(base);
   const accepted = await client.request(new URL(invitationUrl).pathname, { form: { name, password: httpPassword } });
   if (accepted.status !== 302 && accepted.status !== 303) throw new Error(`invitation answered ${accepted.status}`);
-  await enrolOverHttp(client);
-  return client;
+  return Object.assign(client, { totpUri: await enrolOverHttp(client) });
+}
+
+/** The invitation link of the mail to `email` the server wrote under DATA_DIR/mail (no SMTP set). */
+async function invitationLink(dataDir: string, email: string): Promise<string> {
+  const dir = path.join(dataDir, "mail");
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const name of existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith(".eml")) : []) {
+      const text = readFileSync(path.join(dir, name), "utf8")
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+      const link = text.includes(email) ? text.match(/\/app\/invite\/[\w-]+/)?.[0] : undefined;
+      if (link) return link;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no invitation mail to ${email}`);
+}
+
+/** A member invited by a signed-in owner over HTTP, who accepted and enrolled. */
+export async function inviteOverHttp(
+  owner: ReturnType<typeof httpClient>,
+  base: string,
+  dataDir: string,
+  email: string,
+  name = email.split("@")[0] ?? "Member",
+) {
+  const invited = await owner.request("/app/admin/members", {
+    form: { intent: "invite", email, role: "member", locale: "es" },
+  });
+  if (invited.status !== 200) throw new Error(`invitation answered ${invited.status}`);
+  return acceptInvitationOverHttp(base, `${base}${await invitationLink(dataDir, email)}`, name);
 }
 
 /** The first run's setup over HTTP: the owner signed in with a verified second factor. */

@@ -13,7 +13,7 @@ const plugin = (id: string) =>
 
 describe("the sources registry", () => {
   it("lists the built-in sources in order, and what INGEST_SOURCES may name", () => {
-    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws"]);
+    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws", "law-catalogue"]);
     expect(selectableSourceIds()).toEqual({ all: ["boe", "eurlex"], byDefault: ["boe", "eurlex"] });
     expect(sourceChoices("en")).toEqual([
       { id: "boe", label: "BOE" },
@@ -25,13 +25,21 @@ describe("the sources registry", () => {
   it("adds a source at run time, refuses an id twice, and removes it", () => {
     const remove = registerSource(plugin("extra-one"));
     try {
-      expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws", "extra-one"]);
+      expect(registeredSourceIds()).toEqual([
+        "boe",
+        "eurlex",
+        "feed",
+        "boe-laws",
+        "eu-laws",
+        "law-catalogue",
+        "extra-one",
+      ]);
       expect(() => registerSource(plugin("extra-one"))).toThrow('source "extra-one" is registered twice');
       expect(() => registerSource(plugin("boe"))).toThrow('source "boe" is registered twice');
     } finally {
       remove();
     }
-    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws"]);
+    expect(registeredSourceIds()).toEqual(["boe", "eurlex", "feed", "boe-laws", "eu-laws", "law-catalogue"]);
   });
 
   it("refuses an id that cannot name queues, variables and URLs", () => {

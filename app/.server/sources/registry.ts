@@ -6,6 +6,7 @@
  * See docs/sources.md, "Add a source".
  */
 import { boeSource } from "./boe/index.ts";
+import { lawCatalogueSource } from "./catalogue/index.ts";
 import { boeLawsSource } from "./consolidated/index.ts";
 import { euLawsSource } from "./eu-consolidated/index.ts";
 import { eurlexSource } from "./eurlex/index.ts";
@@ -19,6 +20,7 @@ const builtIn = [
   feedSource,
   boeLawsSource,
   euLawsSource,
+  lawCatalogueSource,
 ] as const;
 
 /** A registered source's id ("boe" | "eurlex" | "feed" | …), derived from the registry. */

@@ -25,7 +25,13 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { sourcesFixturesDir } from "../fixtures-path.ts";
 import { type LawReplayState, newLawReplayState, resolveConsolidated } from "./consolidated/replay.ts";
-import { consolidatedVersionsAnswer, isConsolidationQuery, isHiddenVersion } from "./eu-consolidated/replay.ts";
+import {
+  consolidatedVersionsAnswer,
+  euCatalogueAnswer,
+  isCatalogueQuery,
+  isConsolidationQuery,
+  isHiddenVersion,
+} from "./eu-consolidated/replay.ts";
 
 export interface ReplayFault {
   /** Matched against the request path with its query string. */
@@ -177,6 +183,9 @@ function resolve(
           ? (new URLSearchParams(body).get("query") ?? "")
           : body
         : (url.searchParams.get("query") ?? "");
+    if (isCatalogueQuery(query)) {
+      return { text: euCatalogueAnswer(root, query), type: "application/sparql-results+json; charset=utf-8" };
+    }
     if (isConsolidationQuery(query)) {
       const text = consolidatedVersionsAnswer(root, query, euAsOf);
       return { text, type: "application/sparql-results+json; charset=utf-8" };

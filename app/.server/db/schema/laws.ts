@@ -6,6 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  boolean,
+  customType,
   date,
   index,
   integer,
@@ -130,3 +132,37 @@ export const lawChanges = pgTable(
   },
   (t) => [index("law_changes_law_idx").on(t.lawId, t.createdAt)],
 );
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * The catalogue of laws to follow (issue 39, migration 0024): every consolidated BOE law and EU
+ * act with consolidated versions, public data kept current by the law-catalogue source. Its
+ * search columns (search_es, search_en, keys) are written by a trigger.
+ */
+export const lawCatalogue = pgTable("law_catalogue", {
+  /** BOE-A-… or the act's CELEX number. */
+  id: text("id").primaryKey(),
+  source: text("source").notNull(),
+  /** The official title in the source's language. */
+  title: text("title").notNull(),
+  /** Titles by language where the source gives them ({ es, en }). */
+  titles: jsonb("titles").$type<{ es?: string; en?: string }>().notNull().default(sql`'{}'::jsonb`),
+  /** The official number ("38/2003", "2016/679"). */
+  number: text("number"),
+  /** The rank ("Ley", "Real Decreto", "Regulation"). */
+  rank: text("rank"),
+  /** Common names: { es: [...], en: [...], acronyms: [...] } (fixtures/reference/laws/common-names.json). */
+  aliases: jsonb("aliases")
+    .$type<{ es?: string[]; en?: string[]; acronyms?: string[] }>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
+  datedOn: date("dated_on", { mode: "string" }),
+  inForce: boolean("in_force").notNull().default(true),
+  eli: text("eli"),
+  sourceUpdatedAt: timestamp("source_updated_at", { withTimezone: true }),
+  seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
+  keys: text("keys").notNull().default(""),
+  searchEs: tsvector("search_es"),
+  searchEn: tsvector("search_en"),
+});

@@ -51,6 +51,15 @@ export interface ParsedBlock {
 export interface ParsedChange {
   id: string;
   updatedAt: string | null;
+  /** What the law catalogue keeps of each listed law (the list items are its metadatos). */
+  title: string;
+  number: string | null;
+  rank: string | null;
+  /** fecha_disposicion, YYYY-MM-DD. */
+  datedOn: string | null;
+  /** Repealed (estatus_derogacion S) or spent (vigencia_agotada S). */
+  repealed: boolean;
+  eli: string | null;
 }
 
 const fail = (message: string): never => {
@@ -245,7 +254,18 @@ export function parseChangeList(body: string, format: "xml" | "json"): ParsedCha
     const id = str(node.identificador);
     if (!id) continue;
     const updated = str(node.fecha_actualizacion);
-    out.push({ id, updatedAt: updated ? isoTimestamp(updated) : null });
+    out.push({
+      id,
+      updatedAt: updated ? isoTimestamp(updated) : null,
+      title: decodeEntities(str(node.titulo))
+        .replace(/[\s\u00a0]+/g, " ")
+        .trim(),
+      number: str(node.numero_oficial) || null,
+      rank: str(node.rango) || null,
+      datedOn: isoDate(node.fecha_disposicion) ?? null,
+      repealed: str(node.estatus_derogacion) === "S" || str(node.vigencia_agotada) === "S",
+      eli: str(node.url_eli) || null,
+    });
   }
   return out;
 }

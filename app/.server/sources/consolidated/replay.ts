@@ -191,7 +191,8 @@ export function resolveConsolidated(
   if (pathname !== BASE && !pathname.startsWith(`${BASE}/`)) return "not-mine";
   const json = /json/.test(accept) && !/xml/.test(accept);
   if (pathname === BASE || pathname === `${BASE}/`) {
-    if (!state.changeList || !url.searchParams.has("from")) return undefined;
+    // The list: every law, or (from/to) those republished in a range; paged by offset/limit.
+    if (!state.changeList) return undefined;
     return changeList(root, state, url, json);
   }
   const m = /^\/datosabiertos\/api\/legislacion-consolidada\/id\/(BOE-[A-Z]-\d{4}-\d+)(\/.*)?$/.exec(pathname);

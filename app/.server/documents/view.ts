@@ -1,4 +1,5 @@
 /** The API's Document from a search hit or a detail (exactly the contract's keys, nothing more). */
+import type { DocumentChange } from "./changes.ts";
 import type { DocumentDetail, DocumentItem } from "./search.ts";
 
 export function documentView(item: DocumentItem): DocumentItem {
@@ -24,6 +25,26 @@ export function documentView(item: DocumentItem): DocumentItem {
   };
 }
 
-export function documentDetailView(detail: DocumentDetail) {
-  return { ...documentView(detail), text: detail.text, relations: detail.relations };
+/** A change line as the API gives it (decision 0141): paths are the platform's pages for that law. */
+export function documentChangeView(change: DocumentChange) {
+  return {
+    lawId: change.lawId,
+    verb: change.verb,
+    line: change.line,
+    text: change.text,
+    lawTitle: change.lawTitle,
+    blockIds: change.blockIds,
+    lawPath: change.lawPath,
+    consolidated: change.consolidated,
+    followed: change.followed,
+  };
+}
+
+export function documentDetailView(detail: DocumentDetail, changes: DocumentChange[] = []) {
+  return {
+    ...documentView(detail),
+    text: detail.text,
+    relations: detail.relations,
+    changes: changes.map(documentChangeView),
+  };
 }

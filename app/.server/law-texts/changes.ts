@@ -95,7 +95,7 @@ export async function recordConsolidatedChange(
 }
 
 /** Relation types (sources/boe/document.ts) and verbs that announce a change to the target law. */
-const CHANGE_TYPES = new Set(["modifies", "repeals"]);
+const CHANGE_TYPES = new Set(["modifies", "adds", "removes", "repeals"]);
 const CHANGE_VERBS =
   /^(MODIFICA|DEROGA|AÑADE|SUPRIME|ANULA|DECLARA\s+(LA\s+)?(NULIDAD|NULO|INCONSTITUCIONAL)|DA NUEVA REDACCI)/i;
 

@@ -67,6 +67,12 @@ export const docs: DocsMessages = {
       feed: "Source: {name}. Follow the original link for the full content and its terms of use.",
     },
     relationTypes: {
+      adds: "Adds to",
+      removes: "Removes from",
+      suspends: "Suspends",
+      develops: "Implements",
+      "declares-in-force": "Declares in force",
+      "in-accordance-with": "In accordance with",
       modifies: "Amends",
       repeals: "Repeals",
       cites: "Cites",

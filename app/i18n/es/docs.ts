@@ -68,6 +68,12 @@ export const docs = {
       feed: "Fuente: {name}. Consulta el enlace original para leer el contenido completo y sus condiciones de uso.",
     },
     relationTypes: {
+      adds: "Añade",
+      removes: "Suprime",
+      suspends: "Suspende",
+      develops: "Desarrolla",
+      "declares-in-force": "Declara la vigencia de",
+      "in-accordance-with": "De conformidad con",
       modifies: "Modifica",
       repeals: "Deroga",
       cites: "Cita",

@@ -3,8 +3,10 @@ import { apiRoute, handle } from "../../.server/api/handler";
 import { getDocumentOperation } from "../../.server/api/operations/documents";
 import { tokenActor } from "../../.server/api/tokens";
 import { recordAudit } from "../../.server/audit/record";
+import { documentChanges } from "../../.server/documents/changes";
 import { getDocument } from "../../.server/documents/search";
 import { documentDetailView } from "../../.server/documents/view";
+import { listOrganisationFollows } from "../../.server/laws/follows";
 
 const route = apiRoute(
   handle(getDocumentOperation, async ({ params, token, api, info, request }) => {
@@ -20,7 +22,8 @@ const route = apiRoute(
       userAgent: request.headers.get("user-agent") ?? undefined,
       detail: { source: detail.source, sourceId: detail.sourceId, tokenId: token.tokenId, via: "api" },
     });
-    return documentDetailView(detail);
+    const followed = new Set((await listOrganisationFollows(api.database, token.organizationId)).map((f) => f.lawId));
+    return documentDetailView(detail, await documentChanges(api.database, detail.id, followed));
   }),
 );
 

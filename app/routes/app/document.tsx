@@ -3,8 +3,10 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { labelHistory } from "../../.server/classify/history";
 import { topicsOfDocument } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
+import { documentChanges } from "../../.server/documents/changes";
 import { getDocument } from "../../.server/documents/search";
 import { lawChangePath } from "../../.server/law-texts/store";
+import { followsOf } from "../../.server/laws/follow-page";
 import { triageFormAction, triageIntents, triagePanelView } from "../../.server/triage/page";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
@@ -17,7 +19,7 @@ import {
 } from "../../components/app/documents/document-corrections";
 import { DocumentText } from "../../components/app/documents/document-text";
 import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from "../../components/app/documents/labels";
-import { AmendsLaws } from "../../components/app/laws/amends-laws";
+import { DocumentChanges } from "../../components/app/laws/amends-laws";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { ObligationsPanel, TriagePanel, type TriageResult } from "../../components/app/triage/triage-panel";
 import type { Route } from "./+types/document";
@@ -43,13 +45,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const { document, reasons, readers } = opened;
   const paragraphParam = Number(new URL(request.url).searchParams.get("paragraph") ?? "");
-  const [topics, history, corrections, triage] = await Promise.all([
+  const [topics, history, corrections, triage, follows] = await Promise.all([
     topicsOfDocument(database.db, member.organizationId, document.id),
     labelHistory(database.db, document.id),
     correctionsView(database.db, member.organizationId, document.id),
     triagePanelView(database.db, member.organizationId, document.id),
+    followsOf(database, member),
   ]);
+  // What this act changes, against the laws this member follows (their own and their groups').
+  const changes = await documentChanges(database, document.id, new Set(follows.map((f) => f.lawId)));
   return {
+    changes,
     triage,
     topics,
     corrections,
@@ -424,12 +430,12 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
             </div>
           </section>
           <CorrectionForm locale={locale} result={correctionResult} />
+          <DocumentChanges locale={locale} changes={loaderData.changes} />
           <section aria-labelledby="doc-relations" className="card mb-3">
             <div className="card-body">
               <h2 id="doc-relations" className="h5">
                 {t.relations}
               </h2>
-              <AmendsLaws locale={locale} relations={doc.relations} />
               {doc.relations.length === 0 ? <p className="small mb-0">{t.noRelations}</p> : null}
               <ul className="list-unstyled small mb-0" data-testid="relations">
                 {doc.relations.map((relation) => (

@@ -46,6 +46,11 @@ export default function Laws({ loaderData, actionData }: Route.ComponentProps) {
     <>
       <h1 className="h3">{l.title}</h1>
       <p className="text-body-secondary">{l.lead}</p>
+      <p>
+        <Link to="/app/laws/catalogue" className="fw-semibold">
+          {t.catalogue.findLink}
+        </Link>
+      </p>
       {failed ? null : <FollowMessage t={t} result={actionData} />}
       <Form method="post" className="card card-body mb-4" aria-labelledby="follow-law-heading" noValidate>
         <h2 id="follow-law-heading" className="h5">

@@ -63,9 +63,34 @@ export const documentDetailSchema = documentSchema
         })
         .strict(),
     ),
+    changes: z
+      .array(
+        z
+          .object({
+            lawId: z.string().meta({ description: "The norm this act changes (BOE-A-…)" }),
+            verb: z.enum(["modifies", "adds", "repeals", "removes", "suspends", "voids", "corrects"]),
+            line: z.string().meta({
+              description: "The analysis' line as the document page shows it: Modifica el art. 13 de la Ley 38/2003…",
+            }),
+            text: z.string().meta({ description: "The line without its verb, as the BOE's analysis writes it" }),
+            lawTitle: z.string().nullable().meta({ description: "The law's title when the platform holds its text" }),
+            blockIds: z
+              .array(z.string())
+              .meta({ description: "The law's blocks the line names (when its text is held)" }),
+            lawPath: z.string().meta({ description: "The platform's law page, at the first block named" }),
+            consolidated: z
+              .array(z.object({ blockId: z.string(), title: z.string(), comparePath: z.string() }).strict())
+              .meta({
+                description: "Blocks whose consolidated text already holds this act's wording, with the comparison",
+              }),
+            followed: z.boolean().meta({ description: "Whether the token's organisation follows the law" }),
+          })
+          .strict(),
+      )
+      .meta({ description: "What this act changes, from the BOE's analysis (empty for other sources)" }),
   })
   .strict()
-  .meta({ description: "A document with its text and its relations to other norms" });
+  .meta({ description: "A document with its text, its relations to other norms and what it changes" });
 
 const empty = (value: unknown) => (value === "" ? undefined : value);
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, description: string) =>

@@ -7,6 +7,7 @@ import "./corrections.ts";
 import "./documents.ts";
 import "./evidence.ts";
 import "./laws.ts";
+import "./law-catalogue.ts";
 import "./law-compare.ts";
 import "./meta.ts";
 import "./sources.ts";

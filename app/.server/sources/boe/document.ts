@@ -45,10 +45,12 @@ const RELATION_TYPES: Record<string, string> = {
   "440": "in-accordance-with",
   "231": "suspends",
   "426": "transposes",
-  "235": "corrects",
+  "235": "removes",
   "201": "corrects",
+  "203": "corrects",
   "480": "declares-in-force",
-  "407": "develops",
+  "407": "adds",
+  "490": "develops",
   "470": "applies",
 };
 
@@ -57,7 +59,9 @@ function relationType(code: string, verb: string): string {
   if (known) return known;
   const v = verb.toUpperCase();
   if (v.startsWith("DEROGA")) return "repeals";
-  if (v.startsWith("MODIFICA") || v.startsWith("AÑADE")) return "modifies";
+  if (v.startsWith("MODIFICA")) return "modifies";
+  if (v.startsWith("AÑADE")) return "adds";
+  if (v.startsWith("SUPRIME")) return "removes";
   if (v.startsWith("CORRECCI")) return "corrects";
   if (v.startsWith("CITA")) return "cites";
   if (v.startsWith("TRANSPONE")) return "transposes";

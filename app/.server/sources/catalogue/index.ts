@@ -2,9 +2,8 @@
  * The catalogue of laws to follow as a source plug-in (issue 39, decision 0140): the BOE's
  * consolidated legislation list and Cellar's EU acts with consolidated versions, refreshed once a
  * day early in the morning (sync.ts: the BOE list since the newest update held, the EU list
- * whole), and at start when the catalogue is empty. It stores no documents; its line on the
- * Sources page says how many laws the catalogue holds and when it was refreshed. Same pacing
- * lanes as the BOE ("boe") and Cellar ("cellar").
+ * whole), and at start when the catalogue is empty. It stores no documents. Same pacing lanes as
+ * the BOE ("boe") and Cellar ("cellar").
  */
 import { lawCatalogue } from "../../db/schema.ts";
 import { recordStatus } from "../ingest.ts";
@@ -23,6 +22,11 @@ export const lawCatalogueSource = defineSource({
   selectable: false,
   storesDocuments: false,
   parsers: [CATALOGUE_PARSER],
+  // Not an organisation's source: no line on the Sources page (the catalogue page says how many
+  // laws it holds and when it was refreshed; its status is recorded as every source's).
+  async entries() {
+    return [];
+  },
   plan(context) {
     const settings = context.settings as { boeApiUrl?: string; cellarSparqlUrl?: string };
     const boeApiUrl = settings.boeApiUrl ?? "https://www.boe.es";

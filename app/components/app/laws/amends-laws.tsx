@@ -3,47 +3,92 @@ import type { Locale } from "../../../i18n/locales";
 import { fill } from "../messages";
 import { lawsMessages } from "./messages";
 
-const AMENDING = new Set(["modifies", "repeals", "adds", "voids"]);
 const LAW_ID = /^BOE-A-\d{4}-\d+$/;
 
+/** A change line as the document page receives it (documents/changes.ts DocumentChange). */
+export interface DocumentChangeLine {
+  lawId: string;
+  verb: "modifies" | "adds" | "repeals" | "removes" | "suspends" | "voids" | "corrects";
+  line: string;
+  text: string;
+  lawTitle: string | null;
+  blockIds: string[];
+  lawPath: string;
+  consolidated: Array<{ blockId: string; title: string; comparePath: string }>;
+  followed: boolean;
+}
+
 /**
- * On a gazette document that amends laws: "this act amends law X: follow it" for each, a plain
- * POST to /app/laws (the whole law, for the member), so it works without JavaScript.
+ * "What this act changes" on a gazette document: each line of the BOE's analysis that changes a
+ * norm ("Modifica el art. 13 de la Ley 38/2003…"), with the law page at that article when the
+ * platform holds the law's text, the comparison once the consolidated text holds this act's
+ * wording, and "follow this law" (a plain POST to /app/laws, so it works without JavaScript).
  */
-export function AmendsLaws({
-  locale,
-  relations,
-}: {
-  locale: Locale;
-  relations: ReadonlyArray<{ type: string; targetSourceId: string; label: string }>;
-}) {
+export function DocumentChanges({ locale, changes }: { locale: Locale; changes: readonly DocumentChangeLine[] }) {
+  if (changes.length === 0) return null;
   const t = lawsMessages(locale).document;
-  const seen = new Set<string>();
-  const laws = relations.filter((r) => {
-    if (!AMENDING.has(r.type) || !LAW_ID.test(r.targetSourceId) || seen.has(r.targetSourceId)) return false;
-    seen.add(r.targetSourceId);
-    return true;
-  });
-  if (laws.length === 0) return null;
+  const shownFollow = new Set<string>();
   return (
-    <ul className="list-unstyled small mb-3" data-testid="amends-laws">
-      {laws.map((law) => (
-        <li key={law.targetSourceId} className="d-flex flex-wrap gap-2 align-items-center mb-1">
-          <span>{fill(t.amends, { law: law.label || law.targetSourceId })}</span>
-          <Form method="post" action="/app/laws">
-            <input type="hidden" name="intent" value="follow" />
-            <input type="hidden" name="law" value={law.targetSourceId} />
-            <button
-              type="submit"
-              className="btn btn-sm btn-outline-primary"
-              aria-label={`${t.followIt}: ${law.label || law.targetSourceId}`}
-            >
-              {t.followIt}
-            </button>
-          </Form>
-        </li>
-      ))}
-    </ul>
+    <section aria-labelledby="doc-changes" className="card mb-3">
+      <div className="card-body">
+        <h2 id="doc-changes" className="h5">
+          {t.heading}
+        </h2>
+        <p className="small text-body-secondary mb-2">{t.lead}</p>
+        <ul className="list-unstyled mb-0" data-testid="document-changes">
+          {changes.map((change) => {
+            const name = change.lawTitle ?? change.lawId;
+            // One follow button per law, on its first line.
+            const followHere = !change.followed && LAW_ID.test(change.lawId) && !shownFollow.has(change.lawId);
+            if (followHere) shownFollow.add(change.lawId);
+            return (
+              <li key={`${change.lawId} ${change.line}`} className="mb-3" data-law={change.lawId}>
+                <p className="mb-1">
+                  {locale === "es" ? (
+                    <span>{change.line}</span>
+                  ) : (
+                    <>
+                      <span className="fw-semibold">{t.verbs[change.verb]}</span> <span lang="es">{change.text}</span>
+                    </>
+                  )}{" "}
+                  <span className="text-body-secondary small">({change.lawId})</span>
+                </p>
+                <div className="d-flex flex-wrap gap-2 align-items-center small">
+                  {change.lawTitle ? (
+                    <a href={change.lawPath}>{fill(t.atArticleOf, { law: name })}</a>
+                  ) : (
+                    <span className="text-body-secondary">{t.notHeld}</span>
+                  )}
+                  {change.consolidated.map((block) => (
+                    <a key={block.blockId} href={block.comparePath}>
+                      {fill(t.compare, { block: block.title })}
+                    </a>
+                  ))}
+                  {change.lawTitle && change.consolidated.length === 0 && change.verb !== "repeals" ? (
+                    <span className="badge text-bg-warning">{t.pending}</span>
+                  ) : null}
+                  {change.followed ? (
+                    <span className="badge text-bg-success">{t.followed}</span>
+                  ) : followHere ? (
+                    <Form method="post" action="/app/laws">
+                      <input type="hidden" name="intent" value="follow" />
+                      <input type="hidden" name="law" value={change.lawId} />
+                      <button
+                        type="submit"
+                        className="btn btn-sm btn-outline-primary"
+                        aria-label={`${t.followIt}: ${name}`}
+                      >
+                        {t.followIt}
+                      </button>
+                    </Form>
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </section>
   );
 }
 

@@ -6,10 +6,14 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
+import { documentChanges } from "../../app/.server/documents/changes.ts";
+import { storeDocument } from "../../app/.server/documents/store.ts";
+import type { SourceDocument } from "../../app/.server/documents/types.ts";
 import { registerLaw } from "../../app/.server/law-texts/store.ts";
 import { compareVersions } from "../../app/.server/laws/compare-page.ts";
 import { followFromForm, followsOf, unfollowFromForm } from "../../app/.server/laws/follow-page.ts";
 import { lawPageView } from "../../app/.server/laws/page.ts";
+import { syncCatalogue } from "../../app/.server/sources/catalogue/sync.ts";
 import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
@@ -202,5 +206,114 @@ describe("the law page", () => {
     const anonymous = await callApi(api, `/api/v1/laws/${LAW}/compare?block=a9`);
     expect(anonymous.status).toBe(401);
     expect(checker.check(path, "get", 401, await anonymous.json())).toEqual([]);
+  });
+  it("an amending act says what it changes: the article's page, the comparison, follow; the law lists it", async () => {
+    // Ley 11/2022 as a stored gazette act whose analysis names Ley 39/2015 (held here) and a law
+    // not held, beside a citation that changes nothing.
+    const act: SourceDocument = {
+      source: "boe",
+      sourceId: "BOE-A-2022-10757",
+      title: "Ley 11/2022, de 28 de junio, General de Telecomunicaciones.",
+      language: "es",
+      titles: { es: "Ley 11/2022, de 28 de junio, General de Telecomunicaciones." },
+      publishedOn: "2022-06-29",
+      effectiveDates: ["2022-06-30"],
+      officialUrl: "https://www.boe.es/diario_boe/txt.php?id=BOE-A-2022-10757",
+      links: {},
+      subjects: [],
+      alerts: [],
+      eurovoc: [],
+      directoryCodes: [],
+      notes: [],
+      relations: [
+        {
+          type: "modifies",
+          code: "270",
+          direction: "earlier",
+          targetSourceId: LAW,
+          label: "MODIFICA el art. 9.2.c) de la Ley 39/2015, de 1 de octubre",
+        },
+        {
+          type: "cites",
+          code: "330",
+          direction: "earlier",
+          targetSourceId: "BOE-A-2014-6726",
+          label: "CITA Ley 9/2014",
+        },
+        {
+          type: "repeals",
+          code: "210",
+          direction: "earlier",
+          targetSourceId: "BOE-A-2014-4950",
+          label: "DEROGA la Ley 9/2014, de 9 de mayo",
+        },
+      ],
+      paragraphs: [{ kind: "paragraph", text: "Ley General de Telecomunicaciones." }],
+      provenance: [],
+    };
+    const stored = await storeDocument(database, act);
+    const id = stored.id;
+    const changes = await documentChanges(database, id);
+    expect(changes.map((c) => [c.lawId, c.verb, c.line])).toEqual([
+      [LAW, "modifies", "Modifica el art. 9.2.c) de la Ley 39/2015, de 1 de octubre"],
+      ["BOE-A-2014-4950", "repeals", "Deroga la Ley 9/2014, de 9 de mayo"],
+    ]);
+    const [held, notHeld] = changes;
+    expect(held?.lawTitle).toMatch(/^Ley 39\/2015/);
+    expect(held?.blockIds).toEqual(["a9"]);
+    expect(held?.lawPath).toBe(`/app/laws/${LAW}?block=a9#a9`);
+    // The consolidated text already holds this act's wording of article 9: the comparison.
+    expect(held?.consolidated.map((b) => [b.blockId, b.comparePath])).toEqual([
+      ["a9", `/app/laws/${LAW}/compare?block=a9&to=BOE-A-2022-10757`],
+    ]);
+    expect([notHeld?.lawTitle, notHeld?.blockIds, notHeld?.consolidated]).toEqual([null, [], []]);
+    expect(changes.map((c) => c.followed)).toEqual([false, false]);
+    expect((await documentChanges(database, id, new Set([LAW]))).map((c) => c.followed)).toEqual([true, false]);
+
+    // The law page lists the acts that amended it, the stored one linked to its page.
+    const view = (await lawPageView(database, member.organizationId, LAW, "2026-06-01", "2026-06-01"))!;
+    const byAct = view.amendedBy.find((a) => a.actId === "BOE-A-2022-10757");
+    expect(byAct).toMatchObject({ href: `/app/documents/${id}`, publishedOn: "2022-06-29" });
+    expect(byAct?.blocks).toBeGreaterThanOrEqual(1);
+    expect(view.amendedBy.find((a) => a.actId === "BOE-A-2019-15790")?.href).toBe(
+      "https://www.boe.es/buscar/act.php?id=BOE-A-2019-15790",
+    );
+    expect(view.amendedBy.map((a) => a.actId)).not.toContain(LAW);
+    const dates = view.amendedBy.map((a) => a.publishedOn);
+    expect(dates).toEqual([...dates].sort().reverse());
+
+    // The API: the document's changes and the catalogue, as OpenAPI declares them.
+    await syncCatalogue({
+      database,
+      boeHttp: createSourceHttp({ userAgent: "test", source: "boe", perSecond: 10_000, retries: 0 }),
+      cellarHttp: createSourceHttp({ userAgent: "test", source: "cellar", perSecond: 10_000, retries: 0 }),
+      boeApiUrl: replay.url,
+      cellarSparqlUrl: replay.sparqlUrl,
+      log: silent,
+    });
+    const api = await apiServicesFor(database);
+    const checker = openApiChecker(
+      (await (await callApi(api, "/api/v1/openapi.json")).json()) as Record<string, unknown>,
+    );
+    const { token } = await issueToken(database, { organizationId: "org-a", scope: "read" });
+    const doc = await callApi(api, `/api/v1/documents/${id}`, { token });
+    const body = (await doc.json()) as { changes: Array<{ lawId: string; line: string; consolidated: unknown[] }> };
+    expect(doc.status).toBe(200);
+    expect(checker.check("/api/v1/documents/{id}", "get", 200, body)).toEqual([]);
+    expect(body.changes.map((c) => c.lawId)).toEqual([LAW, "BOE-A-2014-4950"]);
+    const found = await callApi(api, "/api/v1/laws/catalogue?q=LPACAP&lang=en", { token });
+    const result = (await found.json()) as { items: Array<{ id: string; commonNames: string[] }>; more: boolean };
+    expect(found.status).toBe(200);
+    expect(checker.check("/api/v1/laws/catalogue", "get", 200, result)).toEqual([]);
+    expect(result.items[0]?.id).toBe(LAW);
+    expect(result.items[0]?.commonNames).toContain("Common Administrative Procedure Act");
+    const gdpr = (await (await callApi(api, "/api/v1/laws/catalogue?q=rgpd&source=eu", { token })).json()) as {
+      items: Array<{ id: string }>;
+    };
+    expect(gdpr.items.map((i) => i.id)).toEqual(["32016R0679"]);
+    const noQuery = await callApi(api, "/api/v1/laws/catalogue?q=", { token });
+    expect(noQuery.status).toBe(422);
+    expect(checker.check("/api/v1/laws/catalogue", "get", 422, await noQuery.json())).toEqual([]);
+    expect((await callApi(api, "/api/v1/laws/catalogue?q=ley")).status).toBe(401);
   });
 });

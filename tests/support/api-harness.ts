@@ -22,6 +22,7 @@ import * as followRoute from "../../app/routes/api/follow.ts";
 import * as followsRoute from "../../app/routes/api/follows.ts";
 import * as lawRoute from "../../app/routes/api/law.ts";
 import * as lawBlockVersionsRoute from "../../app/routes/api/law-block-versions.ts";
+import * as lawCatalogueRoute from "../../app/routes/api/law-catalogue.ts";
 import * as lawCompareRoute from "../../app/routes/api/law-compare.ts";
 import * as lawTextRoute from "../../app/routes/api/law-text.ts";
 import * as lawsRoute from "../../app/routes/api/laws.ts";
@@ -49,6 +50,7 @@ const routes: Record<string, RouteModule> = {
   "/api/v1/documents": documentsRoute,
   "/api/v1/follows": followsRoute,
   "/api/v1/laws": lawsRoute,
+  "/api/v1/laws/catalogue": lawCatalogueRoute,
   "/api/v1/openapi.json": openApiRoute,
   "/api/v1/sources": sourcesRoute,
   "/api/v1/taxonomy": taxonomyRoute,
@@ -120,7 +122,8 @@ export async function callApi(api: ApiServices, pathAndQuery: string, options: C
   });
   let module = routes[url.pathname] ?? notFoundRoute;
   let params = {};
-  for (const [pattern, candidate] of paramRoutes) {
+  // A static path wins over a pattern (/api/v1/laws/catalogue is not the law "catalogue"), as in the router.
+  for (const [pattern, candidate] of routes[url.pathname] ? [] : paramRoutes) {
     const match = pattern.exec(url.pathname);
     const id = match?.[1];
     if (id !== undefined) {

@@ -82,7 +82,10 @@ export interface DocumentChange extends ChangeLine {
   lawPath: string;
   /** The blocks the line names, resolved against the law's text (empty: not held, or none named). */
   blockIds: string[];
-  /** Blocks whose consolidated text already holds a version from this act, each with its comparison. */
+  /**
+   * Blocks whose consolidated text already holds a version from this act, each with its comparison:
+   * those the line names, or (when it names none the law has) every block this act reworded.
+   */
   consolidated: Array<{ blockId: string; title: string; comparePath: string }>;
   /** Whether the reader follows the law (any of their follows). */
   followed: boolean;
@@ -132,8 +135,10 @@ export async function documentChanges(
     const blocks = titles.has(line.lawId) ? await loadBlocks(database, line.lawId) : [];
     const blockIds = blocks.length > 0 ? resolveRefs(parseArticleRefs(`${line.verbText} ${line.text}`), blocks) : [];
     const byId = new Map(blocks.map((b) => [b.blockId, b]));
+    // The blocks the line names, when it names any the law has; else every block this act reworded.
+    const named = new Set(blockIds);
     const consolidated = fromThisAct
-      .filter((row) => row.lawId === line.lawId)
+      .filter((row) => row.lawId === line.lawId && (named.size === 0 || named.has(row.blockId)))
       .map((row) => ({
         blockId: row.blockId,
         title: byId.get(row.blockId)?.title || row.blockId,

@@ -107,6 +107,8 @@ export interface LawPageView {
   /** Opened from a change's alert (`?change=`): the blocks it changed or named. */
   change: { id: string; blocks: Array<{ title: string; anchor: string; part: number }> } | null;
   announcements: Array<{ actId: string; href: string; relation: string; relationText: string; publishedOn: string }>;
+  /** The acts that amended the law, as its consolidated text records them: newest first. */
+  amendedBy: Array<{ actId: string; href: string; publishedOn: string; blocks: number }>;
 }
 
 export const anchorOf = (blockId: string) => `b-${blockId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
@@ -212,11 +214,24 @@ export async function lawPageView(
       .from(lawAnnouncements)
       .where(and(eq(lawAnnouncements.lawId, lawId), isNull(lawAnnouncements.consolidatedAt))),
   ]);
-  const announcementActs = await ingestedActs(
-    database,
-    organizationId,
-    pending.map((a) => a.actId),
-  );
+  // Every act that gave a block a wording, the law itself aside (its original text).
+  const amending = new Map<string, { publishedOn: string; blocks: Set<string> }>();
+  for (const block of ordered)
+    for (const v of block.versions) {
+      if (v.normId === lawId) continue;
+      const entry = amending.get(v.normId) ?? { publishedOn: v.publishedOn, blocks: new Set<string>() };
+      if (v.publishedOn < entry.publishedOn) entry.publishedOn = v.publishedOn;
+      entry.blocks.add(block.blockId);
+      amending.set(v.normId, entry);
+    }
+  const [announcementActs, amendingActs] = await Promise.all([
+    ingestedActs(
+      database,
+      organizationId,
+      pending.map((a) => a.actId),
+    ),
+    ingestedActs(database, organizationId, [...amending.keys()]),
+  ]);
   const renumbered = ((text.law.metadata as { renumbered?: Record<string, { from: string }> }).renumbered ??
     {}) as Record<string, { from: string }>;
   const titleOf = (block: (typeof ordered)[number]) => block.title || block.blockId;
@@ -298,5 +313,16 @@ export async function lawPageView(
         publishedOn: a.publishedOn,
       };
     }),
+    amendedBy: [...amending.entries()]
+      .sort(([a, x], [b, y]) => y.publishedOn.localeCompare(x.publishedOn) || a.localeCompare(b))
+      .map(([actId, entry]) => {
+        const doc = amendingActs.get(actId);
+        return {
+          actId,
+          href: doc ? `/app/documents/${doc}` : officialActUrl(actId),
+          publishedOn: entry.publishedOn,
+          blocks: entry.blocks.size,
+        };
+      }),
   };
 }

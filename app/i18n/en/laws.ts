@@ -38,6 +38,9 @@ export const laws: LawsMessages = {
     inForceOn: "Text in force on {date}.",
     badDate: "That date is not valid: type a date such as 2019-11-06.",
     notInForce: "Not in force on this date.",
+    amendedBy: "Acts that have amended it ({count})",
+    amendedBlocksOne: "1 part reworded",
+    amendedBlocks: "{count} parts reworded",
     pendingBanner: "Change published, consolidation pending",
     pendingItem: "{act} ({date}): {relation}",
     pendingLead:

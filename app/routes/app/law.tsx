@@ -196,6 +196,19 @@ export default function LawPage({ loaderData, actionData }: Route.ComponentProps
           </ul>
         </section>
       ) : null}
+      {view.amendedBy.length > 0 ? (
+        <details className="mb-3" data-testid="law-amended-by">
+          <summary>{fill(p.amendedBy, { count: view.amendedBy.length })}</summary>
+          <ul className="small mt-2 mb-0">
+            {view.amendedBy.map((a) => (
+              <li key={a.actId}>
+                <a href={a.href}>{a.actId}</a> ({formatLawDate(a.publishedOn, locale)}):{" "}
+                {a.blocks === 1 ? p.amendedBlocksOne : fill(p.amendedBlocks, { count: a.blocks })}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       <FollowMessage t={t} result={actionData} />
       <FormAlert kind="danger">{badDate ? `${p.badDate} (${askedDate ?? ""})` : undefined}</FormAlert>
       <div className="row g-4">

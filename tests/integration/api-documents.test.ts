@@ -300,8 +300,22 @@ for (const target of databaseTargets()) {
       const { response, body } = await get(`/api/v1/documents/${id}`);
       expect(response.status).toBe(200);
       expect(checker.check("/api/v1/documents/{id}", "get", 200, body)).toEqual([]);
-      const detail = body as Doc & { text: string; relations: unknown[] };
-      expect(Object.keys(detail).sort()).toEqual([...documentKeys, "relations", "text"].sort());
+      const detail = body as Doc & { text: string; relations: unknown[]; changes: unknown[] };
+      expect(Object.keys(detail).sort()).toEqual([...documentKeys, "changes", "relations", "text"].sort());
+      // What it changes: the modifying line (its law not held here), not the citation.
+      expect(detail.changes).toEqual([
+        {
+          lawId: "BOE-A-2018-16673",
+          verb: "modifies",
+          line: "Modifica la Ley Orgánica 3/2018",
+          text: "la Ley Orgánica 3/2018",
+          lawTitle: null,
+          blockIds: [],
+          lawPath: "/app/laws/BOE-A-2018-16673",
+          consolidated: [],
+          followed: false,
+        },
+      ]);
       expect(detail.text).toBe("Artículo único\n\nSe modifica el artículo 1.");
       expect(detail.effectiveDates).toEqual(["2099-01-03"]);
       expect(detail.relations).toEqual([
@@ -314,7 +328,11 @@ for (const target of databaseTargets()) {
         },
       ]);
       // And the other way round: the LOPDGDD names the norm that modifies it.
-      const lopd = (await get(`/api/v1/documents/${ids.get("BOE-A-2018-16673")}`)).body as { relations: unknown[] };
+      const lopd = (await get(`/api/v1/documents/${ids.get("BOE-A-2018-16673")}`)).body as {
+        relations: unknown[];
+        changes: unknown[];
+      };
+      expect(lopd.changes).toEqual([]);
       expect(lopd.relations).toEqual([
         {
           type: "modifies:inverse",

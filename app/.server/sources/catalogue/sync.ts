@@ -203,6 +203,9 @@ export async function syncCatalogue(deps: CatalogueDeps): Promise<CatalogueSyncR
     eu = failed(error);
     deps.log.warn({ source: "law-catalogue", list: "eu", err: eu.failed }, "EU catalogue list failed");
   }
+  // Fresh statistics for the planner (PGlite has no autovacuum; a first load changes everything).
+  const written = ("entries" in boe ? boe.entries : 0) + ("entries" in eu ? eu.entries : 0);
+  if (written > 0) await deps.database.rows(sql`analyze law_catalogue`);
   deps.log.info({ source: "law-catalogue", boe, eu }, "law catalogue refreshed");
   return { boe, eu };
 }

@@ -311,7 +311,7 @@ for (const target of databaseTargets()) {
           text: "la Ley Orgánica 3/2018",
           lawTitle: null,
           blockIds: [],
-          lawPath: "/app/laws/BOE-A-2018-16673",
+          lawPath: null,
           consolidated: [],
           followed: false,
         },

@@ -253,11 +253,19 @@ describe("the law page", () => {
     };
     const stored = await storeDocument(database, act);
     const id = stored.id;
-    const changes = await documentChanges(database, id);
-    expect(changes.map((c) => [c.lawId, c.verb, c.line])).toEqual([
+    // An organisation that does not follow Ley 39/2015 gets the analysis' lines and nothing of
+    // the law (its page is the followers' only, decision 0124).
+    const outside = await documentChanges(database, id);
+    expect(outside.map((c) => [c.lawId, c.verb, c.line])).toEqual([
       [LAW, "modifies", "Modifica el art. 9.2.c) de la Ley 39/2015, de 1 de octubre"],
       ["BOE-A-2014-4950", "repeals", "Deroga la Ley 9/2014, de 9 de mayo"],
     ]);
+    expect(outside.map((c) => [c.lawTitle, c.lawPath, c.blockIds, c.consolidated, c.followed])).toEqual([
+      [null, null, [], [], false],
+      [null, null, [], [], false],
+    ]);
+    // Its organisation follows it (another member's follow): the article's page and the comparison.
+    const changes = await documentChanges(database, id, { reached: new Set([LAW]), followed: new Set() });
     const [held, notHeld] = changes;
     expect(held?.lawTitle).toMatch(/^Ley 39\/2015/);
     expect(held?.blockIds).toEqual(["a9"]);
@@ -266,9 +274,15 @@ describe("the law page", () => {
     expect(held?.consolidated.map((b) => [b.blockId, b.comparePath])).toEqual([
       ["a9", `/app/laws/${LAW}/compare?block=a9&to=BOE-A-2022-10757`],
     ]);
-    expect([notHeld?.lawTitle, notHeld?.blockIds, notHeld?.consolidated]).toEqual([null, [], []]);
+    expect([notHeld?.lawTitle, notHeld?.lawPath, notHeld?.blockIds, notHeld?.consolidated]).toEqual([
+      null,
+      null,
+      [],
+      [],
+    ]);
     expect(changes.map((c) => c.followed)).toEqual([false, false]);
-    expect((await documentChanges(database, id, new Set([LAW]))).map((c) => c.followed)).toEqual([true, false]);
+    const mine = await documentChanges(database, id, { reached: new Set([LAW]), followed: new Set([LAW]) });
+    expect(mine.map((c) => c.followed)).toEqual([true, false]);
 
     // The law page lists the acts that amended it, the stored one linked to its page.
     const view = (await lawPageView(database, member.organizationId, LAW, "2026-06-01", "2026-06-01"))!;

@@ -76,10 +76,13 @@ export function changeLines(
 
 /** A change line placed against the platform's laws. */
 export interface DocumentChange extends ChangeLine {
-  /** The law's title when the platform holds it (followed or fetched). */
+  /** The law's title, when the reader's organisation follows the law and its text is held. */
   lawTitle: string | null;
-  /** The law page, at the first block the line names when the law's text is held. */
-  lawPath: string;
+  /**
+   * The law page, at the first block the line names when its text is held; null when the reader's
+   * organisation does not follow the law (its page is theirs only: decision 0124).
+   */
+  lawPath: string | null;
   /** The blocks the line names, resolved against the law's text (empty: not held, or none named). */
   blockIds: string[];
   /**
@@ -91,6 +94,12 @@ export interface DocumentChange extends ChangeLine {
   followed: boolean;
 }
 
+/** Which laws the reader's organisation follows (reached: its law pages) and the reader does (followed). */
+export interface ChangeReach {
+  reached: ReadonlySet<string>;
+  followed: ReadonlySet<string>;
+}
+
 const lawPathOf = (lawId: string, blockId?: string) =>
   `/app/laws/${encodeURIComponent(lawId)}${blockId ? `?block=${encodeURIComponent(blockId)}#${encodeURIComponent(blockId)}` : ""}`;
 
@@ -98,14 +107,15 @@ const comparePathOf = (lawId: string, blockId: string, normId: string) =>
   `/app/laws/${encodeURIComponent(lawId)}/compare?${new URLSearchParams({ block: blockId, to: normId }).toString()}`;
 
 /**
- * What a stored document changes, for a reader: `followedLawIds` are the laws the reader follows
- * (the caller reads them through its own reach: the member's follows, or the organisation's for
- * an API token). The document's own reach is the caller's to check first.
+ * What a stored document changes, for a reader. Whether the platform holds a law says that some
+ * organisation follows it, so a law's title, blocks and comparisons are given only for the laws
+ * the reader's organisation follows (`reach.reached`); other lines keep the analysis' words and
+ * the follow button. The document's own reach is the caller's to check first.
  */
 export async function documentChanges(
   database: Database,
   documentId: string,
-  followedLawIds: ReadonlySet<string> = new Set(),
+  reach: ChangeReach = { reached: new Set(), followed: new Set() },
 ): Promise<DocumentChange[]> {
   // The parsed record keeps every line of the analysis in its order (document_relations keeps one
   // row per type and target).
@@ -123,13 +133,19 @@ export async function documentChanges(
     : [];
   const lines = changeLines(relations);
   if (lines.length === 0) return [];
-  const lawIds = [...new Set(lines.map((line) => line.lawId))];
-  const held = await database.db.select({ id: laws.id, title: laws.title }).from(laws).where(inArray(laws.id, lawIds));
+  const lawIds = [...new Set(lines.map((line) => line.lawId))].filter((id) => reach.reached.has(id));
+  const held =
+    lawIds.length === 0
+      ? []
+      : await database.db.select({ id: laws.id, title: laws.title }).from(laws).where(inArray(laws.id, lawIds));
   const titles = new Map(held.map((law) => [law.id, law.title]));
-  const fromThisAct = await database.db
-    .selectDistinct({ lawId: lawBlockVersions.lawId, blockId: lawBlockVersions.blockId })
-    .from(lawBlockVersions)
-    .where(and(inArray(lawBlockVersions.lawId, lawIds), eq(lawBlockVersions.normId, document.sourceId)));
+  const fromThisAct =
+    lawIds.length === 0
+      ? []
+      : await database.db
+          .selectDistinct({ lawId: lawBlockVersions.lawId, blockId: lawBlockVersions.blockId })
+          .from(lawBlockVersions)
+          .where(and(inArray(lawBlockVersions.lawId, lawIds), eq(lawBlockVersions.normId, document.sourceId)));
   const out: DocumentChange[] = [];
   for (const line of lines) {
     const blocks = titles.has(line.lawId) ? await loadBlocks(database, line.lawId) : [];
@@ -151,10 +167,10 @@ export async function documentChanges(
     out.push({
       ...line,
       lawTitle: title && title !== line.lawId ? title : null,
-      lawPath: lawPathOf(line.lawId, blockIds[0]),
+      lawPath: reach.reached.has(line.lawId) ? lawPathOf(line.lawId, blockIds[0]) : null,
       blockIds,
       consolidated,
-      followed: followedLawIds.has(line.lawId),
+      followed: reach.followed.has(line.lawId),
     });
   }
   return out;

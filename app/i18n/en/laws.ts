@@ -153,7 +153,6 @@ export const laws: LawsMessages = {
     atArticleOf: "See {law} at that point",
     compare: "Compare {block}",
     pending: "Not yet in the consolidated text",
-    notHeld: "We do not hold this law's consolidated text yet: follow it and we will fetch it.",
     followIt: "Follow this law",
     followed: "You follow it",
   },

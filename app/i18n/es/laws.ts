@@ -149,7 +149,6 @@ export const laws = {
     atArticleOf: "Ver {law} en ese punto",
     compare: "Comparar {block}",
     pending: "El texto consolidado aún no lo recoge",
-    notHeld: "Aún no tenemos el texto consolidado de esta norma: síguela y lo traemos.",
     followIt: "Seguir esta norma",
     followed: "Ya la sigues",
   },

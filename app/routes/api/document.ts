@@ -22,8 +22,9 @@ const route = apiRoute(
       userAgent: request.headers.get("user-agent") ?? undefined,
       detail: { source: detail.source, sourceId: detail.sourceId, tokenId: token.tokenId, via: "api" },
     });
+    // A token speaks for its organisation: the laws it follows are both reached and followed.
     const followed = new Set((await listOrganisationFollows(api.database, token.organizationId)).map((f) => f.lawId));
-    return documentDetailView(detail, await documentChanges(api.database, detail.id, followed));
+    return documentDetailView(detail, await documentChanges(api.database, detail.id, { reached: followed, followed }));
   }),
 );
 

@@ -7,6 +7,7 @@ import { documentChanges } from "../../.server/documents/changes";
 import { getDocument } from "../../.server/documents/search";
 import { lawChangePath } from "../../.server/law-texts/store";
 import { followsOf } from "../../.server/laws/follow-page";
+import { listOrganisationFollows } from "../../.server/laws/follows";
 import { triageFormAction, triageIntents, triagePanelView } from "../../.server/triage/page";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
@@ -52,8 +53,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     triagePanelView(database.db, member.organizationId, document.id),
     followsOf(database, member),
   ]);
-  // What this act changes, against the laws this member follows (their own and their groups').
-  const changes = await documentChanges(database, document.id, new Set(follows.map((f) => f.lawId)));
+  // What this act changes: the law pages the organisation reaches (the laws it follows), and
+  // whether this member follows each law (their own and their groups' follows).
+  const reached = new Set((await listOrganisationFollows(database, member.organizationId)).map((f) => f.lawId));
+  const changes = await documentChanges(database, document.id, {
+    reached,
+    followed: new Set(follows.map((f) => f.lawId)),
+  });
   return {
     changes,
     triage,

@@ -1,10 +1,9 @@
-import { inArray } from "drizzle-orm";
 import { data, Form, Link } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { laws } from "../../.server/db/schema";
 import { catalogueSize, searchCatalogue } from "../../.server/laws/catalogue";
 import { followFromForm, followsOf } from "../../.server/laws/follow-page";
+import { listOrganisationFollows } from "../../.server/laws/follows";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FollowMessage, type FollowResult } from "../../components/app/laws/follow-form";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
@@ -29,12 +28,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     catalogueSize(database),
     followsOf(database, member),
   ]);
-  const ids = result?.items.map((item) => item.id) ?? [];
-  // Laws whose text the platform holds have a page; the others are one follow away from one.
-  const held =
-    ids.length > 0
-      ? (await database.db.select({ id: laws.id }).from(laws).where(inArray(laws.id, ids))).map((r) => r.id)
-      : [];
+  // A law's page is its followers' (decision 0124): open it from here when the organisation follows it.
+  const reached = await listOrganisationFollows(database, member.organizationId);
+  const held = new Set(reached.map((f) => f.lawId));
   const followed = new Set(follows.map((f) => f.lawId));
   return {
     locale,
@@ -44,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     more: result?.more ?? false,
     items: (result?.items ?? []).map((item) => ({
       ...item,
-      held: held.includes(item.id),
+      held: held.has(item.id),
       followed: followed.has(item.id),
     })),
     searched: result !== null,

@@ -73,11 +73,17 @@ export const documentDetailSchema = documentSchema
               description: "The analysis' line as the document page shows it: Modifica el art. 13 de la Ley 38/2003…",
             }),
             text: z.string().meta({ description: "The line without its verb, as the BOE's analysis writes it" }),
-            lawTitle: z.string().nullable().meta({ description: "The law's title when the platform holds its text" }),
+            lawTitle: z
+              .string()
+              .nullable()
+              .meta({ description: "The law's title, when the organisation follows it and its text is held" }),
             blockIds: z
               .array(z.string())
               .meta({ description: "The law's blocks the line names (when its text is held)" }),
-            lawPath: z.string().meta({ description: "The platform's law page, at the first block named" }),
+            lawPath: z.string().nullable().meta({
+              description:
+                "The platform's law page, at the first block named; null when the organisation does not follow the law",
+            }),
             consolidated: z
               .array(z.object({ blockId: z.string(), title: z.string(), comparePath: z.string() }).strict())
               .meta({

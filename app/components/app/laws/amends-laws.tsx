@@ -13,7 +13,7 @@ export interface DocumentChangeLine {
   text: string;
   lawTitle: string | null;
   blockIds: string[];
-  lawPath: string;
+  lawPath: string | null;
   consolidated: Array<{ blockId: string; title: string; comparePath: string }>;
   followed: boolean;
 }
@@ -54,17 +54,13 @@ export function DocumentChanges({ locale, changes }: { locale: Locale; changes: 
                   <span className="text-body-secondary small">({change.lawId})</span>
                 </p>
                 <div className="d-flex flex-wrap gap-2 align-items-center small">
-                  {change.lawTitle ? (
-                    <a href={change.lawPath}>{fill(t.atArticleOf, { law: name })}</a>
-                  ) : (
-                    <span className="text-body-secondary">{t.notHeld}</span>
-                  )}
+                  {change.lawPath ? <a href={change.lawPath}>{fill(t.atArticleOf, { law: name })}</a> : null}
                   {change.consolidated.map((block) => (
                     <a key={block.blockId} href={block.comparePath}>
                       {fill(t.compare, { block: block.title })}
                     </a>
                   ))}
-                  {change.lawTitle && change.consolidated.length === 0 && change.verb !== "repeals" ? (
+                  {change.lawPath && change.consolidated.length === 0 && change.verb !== "repeals" ? (
                     <span className="badge text-bg-warning">{t.pending}</span>
                   ) : null}
                   {change.followed ? (

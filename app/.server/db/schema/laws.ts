@@ -136,7 +136,7 @@ export const lawChanges = pgTable(
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 /**
- * The catalogue of laws to follow (issue 39, migration 0024): every consolidated BOE law and EU
+ * The catalogue of laws to follow (issue 39, migration 0023): every consolidated BOE law and EU
  * act with consolidated versions, public data kept current by the law-catalogue source. Its
  * search columns (search_es, search_en, keys) are written by a trigger.
  */

@@ -14,7 +14,8 @@ export default defineConfig({
     setupFiles: ["tests/support/fail-on-console-error.ts"],
     // Each file starts and kills servers: two at a time on a 2-core machine.
     maxWorkers: 2,
-    testTimeout: 120_000,
+    // A BOE day ingested twice at the sources' pace (600 ms a request) beside another file: minutes.
+    testTimeout: 300_000,
     hookTimeout: 120_000,
   },
 });

@@ -89,6 +89,7 @@ export default [
         route("admin/members", "routes/app/admin-members.tsx", { id: "app-admin-members" }),
         route("admin/groups", "routes/app/admin-groups.tsx", { id: "app-admin-groups" }),
         route("admin/tokens", "routes/app/admin-tokens.tsx", { id: "app-admin-tokens" }),
+        route("admin/sso", "routes/app/admin-sso.tsx", { id: "app-admin-sso" }),
         route("admin/audit", "routes/app/admin-audit.tsx", { id: "app-admin-audit" }),
         route("admin/topics", "routes/app/admin-topics.tsx", { id: "app-admin-topics" }),
         route("admin/sources", "routes/app/admin-sources.tsx", { id: "app-admin-sources" }),

@@ -14,8 +14,10 @@ import type { RequestMeta } from "../../app/.server/auth/service.ts";
 import { createCalendarFeed, feedForToken } from "../../app/.server/calendar/feeds.ts";
 import { mailOutbox, member, teamMember, user } from "../../app/.server/db/schema/auth.ts";
 import { scimRespond } from "../../app/.server/scim/http.ts";
+import * as adminSso from "../../app/routes/app/admin-sso.tsx";
 import { startServices } from "../support/contact-services.ts";
 import { browse, type IdpUser, startOidcIdp } from "../support/oidc-idp.ts";
+import { pageContext, pageRequest, settle } from "../support/page-harness.ts";
 import {
   acceptOwnerInvitation,
   inviteMember,
@@ -626,6 +628,43 @@ for (const target of databaseTargets()) {
           [],
         );
       });
+    });
+
+    it("the settings page shows the values to copy and takes an admin's changes; a member is refused", async () => {
+      const context = pageContext(app.database, owner.member, { auth: app.services.auth });
+      const page = await adminSso.loader(
+        pageRequest("/app/admin/sso?tested=x", context) as unknown as Parameters<typeof adminSso.loader>[0],
+      );
+      expect(page.callbackUrl).toBe(callback);
+      expect(page.scimUrl).toBe(`${siteUrl}/scim/v2`);
+      expect(page.providers.map((p) => p.name)).toEqual(expect.arrayContaining(["Entra ID", "Keycloak SAML"]));
+      const saml = page.providers.find((p) => p.kind === "saml");
+      expect(saml?.urls?.acsUrl).toBe(`${siteUrl}/app/sso/saml/${saml?.id}/acs`);
+      expect(page.domains).toContainEqual(expect.objectContaining({ domain: "banco.example", verifiedBy: "owner" }));
+      const claimed = await adminSso.action(
+        pageRequest(
+          "/app/admin/sso",
+          context,
+          {},
+          { intent: "claim-domain", domain: "filial.banco.example" },
+        ) as unknown as Parameters<typeof adminSso.action>[0],
+      );
+      expect(claimed).toEqual({ done: "saved" });
+      const after = await adminSso.loader(
+        pageRequest("/app/admin/sso", context) as unknown as Parameters<typeof adminSso.loader>[0],
+      );
+      expect(after.domains).toContainEqual(
+        expect.objectContaining({
+          domain: "filial.banco.example",
+          verifiedAt: null,
+          challenge: expect.stringMatching(/^vigia-domain=/),
+        }),
+      );
+      const plain = pageContext(app.database, { ...owner.member, role: "member" }, { auth: app.services.auth });
+      const refused = await settle(() =>
+        adminSso.loader(pageRequest("/app/admin/sso", plain) as unknown as Parameters<typeof adminSso.loader>[0]),
+      );
+      expect((refused.thrown as { init?: { status?: number } } | undefined)?.init?.status).toBe(403);
     });
   });
 }

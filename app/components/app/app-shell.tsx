@@ -54,6 +54,7 @@ export function AppShell({
         { to: "/app/admin/sources", label: t.nav.sources },
         { to: "/app/admin/deliveries", label: a.nav.deliveries },
         { to: "/app/admin/tokens", label: t.nav.tokens },
+        { to: "/app/admin/sso", label: t.ssoAdmin.nav },
         { to: "/app/admin/audit", label: t.nav.audit },
         { to: "/app/evidence", label: e.evidence },
         { to: "/app/admin/calendar", label: e.calendar },

@@ -5,6 +5,7 @@ import { type Database, openDatabase } from "../../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import { backfillProgress } from "../../app/.server/sources/admin.ts";
 import { createSourceClients } from "../../app/.server/sources/clients.ts";
+import { givenUpDocument } from "../../app/.server/sources/errors.ts";
 import { createJobs, madridDate } from "../../app/.server/sources/jobs.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
 import { databaseTargets } from "../support/postgres.ts";
@@ -111,6 +112,68 @@ for (const target of databaseTargets()) {
         expect(lines.filter((line) => /^backfill \d\/2 days$/.test(line))).toHaveLength(1);
       } finally {
         await jobs.stop();
+      }
+    }, 120_000);
+
+    it("retries a failed document on its own backoff, not at the next poll, and gives one up with its reason", async () => {
+      const today = madridDate();
+      replay.publish({ date: today, from: "2024-01-02" });
+      // One document recovers after 3 failures (the run's 2 attempts and the retry's first),
+      // another never does.
+      replay.setFaults([
+        { pattern: /id=BOE-A-2024-101$/, kind: "status", status: 500, times: 3 },
+        { pattern: /id=BOE-A-2024-102$/, kind: "status", status: 500 },
+      ]);
+      const mark = replay.log.length;
+      const jobs = createJobs({
+        database,
+        config: {
+          siteUrl: "http://localhost",
+          sources: {
+            ...sources(["boe"]),
+            documentRetry: { firstSeconds: 1, limit: 2, delaySeconds: 1, maxDelaySeconds: 2 },
+          } as Parameters<typeof createJobs>[0]["config"]["sources"],
+        },
+        log: silent,
+        clients: createSourceClients({
+          urls: {
+            boeApiUrl: replay.url,
+            eurlexUrl: replay.url,
+            cellarUrl: replay.url,
+            cellarSparqlUrl: replay.sparqlUrl,
+          },
+          siteUrl: "http://localhost",
+          perSecond: 1000,
+          retries: 1,
+          backoffMs: 50,
+        }),
+      });
+      await jobs.start();
+      try {
+        const statusOf = async (id: string) =>
+          (await database.rows<{ n: number }>(sql`select count(*)::int as n from documents where source_id = ${id}`))[0]
+            ?.n;
+        const givenUp = async () =>
+          (
+            await database.rows<{ last_error: string }>(sql`select last_error from source_status where source = 'boe'`)
+          )[0]?.last_error ?? "";
+        const deadline = Date.now() + 60_000;
+        while (Date.now() < deadline && !((await statusOf("BOE-A-2024-101")) === 1 && /given up/.test(await givenUp())))
+          await new Promise((r) => setTimeout(r, 250));
+        expect(await statusOf("BOE-A-2024-101")).toBe(1);
+        expect(await statusOf("BOE-A-2024-102")).toBe(0);
+        const log = replay.log.slice(mark);
+        // No poll ran meanwhile: today's summary was fetched once, the documents were retried on their own.
+        expect(log.filter((r) => r.path.includes("/sumario/")).length).toBe(1);
+        expect(log.filter((r) => r.path.endsWith("BOE-A-2024-101")).map((r) => r.status)).toEqual([500, 500, 500, 200]);
+        // The run's 2 attempts, then 3 retries of 2 attempts each: given up, the reason recorded for the Sources page.
+        expect(log.filter((r) => r.path.endsWith("BOE-A-2024-102"))).toHaveLength(8);
+        const reason = await givenUp();
+        expect(reason).toMatch(/^BOE-A-2024-102: given up after 3 retries: HTTP 500/);
+        expect(givenUpDocument(reason)).toEqual({ document: "BOE-A-2024-102", retries: 3 });
+      } finally {
+        await jobs.stop();
+        replay.setFaults([]);
       }
     }, 120_000);
 

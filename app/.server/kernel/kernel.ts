@@ -26,6 +26,8 @@ export interface KernelJob<T> {
   /** The pg-boss job id ("inline" when jobs are off). */
   id: string;
   data: T;
+  /** How many times pg-boss has retried this job (absent inline). */
+  retryCount?: number;
 }
 
 /** One job's work. A batch (batchSize > 1) runs its jobs together; one failure fails the batch (pg-boss retries it). */

@@ -84,3 +84,12 @@ export function failureStatus(message: string): number | undefined {
   const match = /\bHTTP (\d{3})\b/.exec(message);
   return match ? Number(match[1]) : undefined;
 }
+
+/**
+ * A document given up after its retries ("BOE-A-…: given up after 12 retries: HTTP 500 (…)",
+ * ingest.ts retryBoeDocument): which one and after how many; undefined for any other error.
+ */
+export function givenUpDocument(message: string): { document: string; retries: number } | undefined {
+  const match = /^(\S+): given up after (\d+) retries: /.exec(message);
+  return match ? { document: match[1] as string, retries: Number(match[2]) } : undefined;
+}

@@ -14,7 +14,7 @@ import type { Database } from "../db/client.ts";
 import { sourceFeeds, sourceStatus } from "../db/schema/documents.ts";
 import { httpUrlOrEmpty } from "../documents/reach.ts";
 import { type Classify, storeDocument } from "../documents/store.ts";
-import type { SourceDocument } from "../documents/types.ts";
+import type { Provenance, SourceDocument } from "../documents/types.ts";
 import { faultPoint } from "../kernel/fault.ts";
 import type { BoeSummaryItem } from "./boe/summary.ts";
 import { guessLanguage, type SourceClients, type SummaryVersion } from "./clients.ts";
@@ -43,6 +43,18 @@ export interface IngestDeps {
   urgent?: boolean;
   /** Told when the run knows how many documents it has, and after each document (progress bars, logs). */
   onProgress?: ((progress: IngestProgress) => void) | undefined;
+  /**
+   * A BOE document that failed is handed over to be tried again on its own backoff (the jobs'
+   * retry queue); true when it was. Absent (CLI, sample): the next run tries it again.
+   */
+  retryLater?: ((retry: BoeDocumentRetry) => Promise<boolean>) | undefined;
+}
+
+/** What a BOE document's retry needs: its day, its summary entry and the summary's provenance. */
+export interface BoeDocumentRetry {
+  date: string;
+  item: BoeSummaryItem;
+  summary: Provenance;
 }
 
 /** Where a run is: documents listed by the source, handled so far (stored, skipped or failed). */
@@ -70,6 +82,8 @@ export interface IngestFailure {
   sourceId: string;
   url: string;
   error: string;
+  /** Handed over to be tried again on its own backoff (deps.retryLater). */
+  retrying?: boolean;
 }
 
 export interface IngestResult {
@@ -344,6 +358,16 @@ export async function ingestBoeDay(
     } catch (error) {
       const url = errorUrl(error) ?? item.urls.xml ?? item.sourceId;
       await fail(deps, "boe", result, item.sourceId, url, error);
+      if (deps.retryLater) {
+        const failure = result.failed.at(-1);
+        const handed = await deps
+          .retryLater({ date, item, summary: summary.provenance })
+          .catch((retryError: unknown) => {
+            deps.log.warn({ err: retryError, sourceId: item.sourceId }, "BOE document retry could not be queued");
+            return false;
+          });
+        if (failure && handed) failure.retrying = true;
+      }
     } finally {
       await release(deps.database, key, done);
       reportProgress(deps, result, ++handled);
@@ -353,6 +377,48 @@ export async function ingestBoeDay(
   deps.log.info({ source: "boe", date, ...summarize(result) }, "BOE day ingested");
   return result;
 }
+
+/**
+ * One BOE document tried again (the jobs' retry queue): skipped when another run fetched it
+ * meanwhile or holds it; a failure throws (the queue tries again later) unless `lastAttempt`,
+ * when it is given up and recorded as the source's error with the reason, for the Sources page.
+ */
+export async function retryBoeDocument(
+  deps: IngestDeps,
+  retry: BoeDocumentRetry,
+  attempt: { number: number; lastAttempt: boolean },
+): Promise<"stored" | "skipped" | "given-up"> {
+  const key = `boe:doc:${retry.item.sourceId}`;
+  // Done by any run within the last day, or in flight elsewhere: nothing to retry here.
+  if (!(await claim(deps.database, key, 86_400))) return "skipped";
+  const result = newResult("boe");
+  let done = false;
+  try {
+    const { doc } = await deps.clients.boeDocument(retry.item, { urgent: retry.date === madridDate() });
+    doc.provenance.unshift(retry.summary);
+    await store(deps, doc, result);
+    done = true;
+    deps.log.info({ source: "boe", sourceId: retry.item.sourceId, attempt: attempt.number }, "BOE document retried");
+    return "stored";
+  } catch (error) {
+    if (!attempt.lastAttempt) throw error;
+    const url = errorUrl(error) ?? retry.item.urls.xml ?? retry.item.sourceId;
+    const message = `${GIVEN_UP} ${attempt.number} retries: ${describe(error)}`;
+    deps.log.warn({ source: "boe", sourceId: retry.item.sourceId, url, error: message }, "BOE document given up");
+    await noteStatus(deps, "boe", {
+      ok: false,
+      error: `${retry.item.sourceId}: ${message}`,
+      url,
+      kind: failureKind(error),
+    });
+    return "given-up";
+  } finally {
+    await release(deps.database, key, done);
+  }
+}
+
+/** How a given-up document's error reads after its id (errors.ts givenUpDocument reads it for the Sources page). */
+const GIVEN_UP = "given up after";
 
 /** Ingests the acts of the EUR-Lex OJ L feed. Throws only when the feed itself fails (recorded first). */
 export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {

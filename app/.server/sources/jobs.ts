@@ -152,8 +152,18 @@ export function createJobs(options: JobsOptions): IngestJobs {
           throw new Error(`${source.id}: queue ${queue.name} must start with ingest-${source.id}`);
         kernel.queue<Record<string, unknown>>(
           queue.name,
-          queue.pollingIntervalSeconds ? { pollingIntervalSeconds: queue.pollingIntervalSeconds } : {},
-          (data) => queue.work(data),
+          {
+            ...(queue.pollingIntervalSeconds ? { pollingIntervalSeconds: queue.pollingIntervalSeconds } : {}),
+            ...(queue.retry
+              ? {
+                  retryLimit: queue.retry.limit,
+                  retryDelay: queue.retry.delaySeconds,
+                  retryBackoff: true,
+                  retryDelayMax: queue.retry.maxDelaySeconds,
+                }
+              : {}),
+          },
+          (data, job) => queue.work(data, { retryCount: job.retryCount ?? 0 }),
         );
       }
     }

@@ -69,10 +69,12 @@ export interface CommonSourceSettings {
 /** One queue the source works (pg-boss); its name must start with `ingest-{id}`. */
 export interface SourceQueue {
   name: string;
-  /** Handles one job; a throw is logged and the job retried by the queue. */
-  work(data: Record<string, unknown>): Promise<void>;
+  /** Handles one job; a throw is logged and the job retried by the queue (`retryCount`: the retries so far). */
+  work(data: Record<string, unknown>, job: { retryCount: number }): Promise<void>;
   /** How often an idle worker looks for jobs (default: the queue's default, 2 s). */
   pollingIntervalSeconds?: number;
+  /** The queue's retries of a failed job: up to `limit`, exponential from `delaySeconds` (with jitter), capped at `maxDelaySeconds`. */
+  retry?: { limit: number; delaySeconds: number; maxDelaySeconds: number };
 }
 
 /** A cron schedule in Europe/Madrid on one of the source's queues (`key` distinguishes several). */
@@ -111,10 +113,12 @@ export interface PollPlan {
   runAllNow?(): Promise<number>;
 }
 
-/** Options of `context.send` (pg-boss's singleton options). */
+/** Options of `context.send` (pg-boss's singleton and delay options). */
 export interface SendOptions {
   singletonKey?: string;
   singletonSeconds?: number;
+  /** Seconds before the job may run (a retry's first wait). */
+  startAfter?: number;
 }
 
 /**

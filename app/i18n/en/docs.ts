@@ -218,6 +218,7 @@ export const docs: DocsMessages = {
     errorCurrent: "Unresolved",
     errorPast: "Resolved",
     errorPastHint: "A later download succeeded.",
+    givenUp: "{document} is no longer retried: it failed {retries} retries in a row over several hours.",
     technicalDetail: "Technical detail",
     backfillTitle: "Initial BOE load",
     sampleTitle: "Sample data",

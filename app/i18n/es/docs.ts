@@ -219,6 +219,7 @@ export const docs = {
     errorCurrent: "Sin resolver",
     errorPast: "Resuelto",
     errorPastHint: "Una descarga posterior ha ido bien.",
+    givenUp: "Ya no se reintenta {document}: falló en {retries} reintentos seguidos a lo largo de varias horas.",
     technicalDetail: "Detalle técnico",
     backfillTitle: "Carga inicial del BOE",
     sampleTitle: "Datos de muestra",

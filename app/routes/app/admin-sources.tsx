@@ -10,7 +10,7 @@ import {
   removeFeed,
   requestSourceRun,
 } from "../../.server/sources/admin";
-import { failureStatus } from "../../.server/sources/errors";
+import { failureStatus, givenUpDocument } from "../../.server/sources/errors";
 import { requestSampleLoad, type SampleStatus } from "../../.server/sources/sample";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
@@ -34,6 +34,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       lastSuccessAt: source.lastSuccessAt?.toISOString() ?? null,
       lastErrorAt: source.lastErrorAt?.toISOString() ?? null,
       lastErrorStatus: source.lastError ? (failureStatus(source.lastError) ?? null) : null,
+      givenUp: source.lastError ? (givenUpDocument(source.lastError) ?? null) : null,
     })),
     backfill: backfill
       ? {
@@ -226,6 +227,14 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
                           status: String(source.lastErrorStatus ?? ""),
                         })}
                       </span>
+                      {source.givenUp ? (
+                        <span className="d-block" data-testid="source-given-up">
+                          {fill(t.givenUp, {
+                            document: source.givenUp.document,
+                            retries: String(source.givenUp.retries),
+                          })}
+                        </span>
+                      ) : null}
                       <span className="d-block text-body-secondary">
                         {formatDateTime(source.lastErrorAt, locale)}
                         {source.lastErrorPast ? ` · ${t.errorPastHint}` : ""}

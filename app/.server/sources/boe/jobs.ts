@@ -14,7 +14,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { SummaryVersion } from "../clients.ts";
-import { type IngestResult, ingestBoeDay } from "../ingest.ts";
+import { type BoeDocumentRetry, type IngestResult, ingestBoeDay, retryBoeDocument } from "../ingest.ts";
 import type { PollPlan, SourceJobContext } from "../plugin.ts";
 import { backfillDayDone, formatDuration, resizeBackfill, secondsLeft, startBackfill } from "../progress.ts";
 import { daysBetween, madridDate } from "../schedule.ts";
@@ -24,7 +24,16 @@ export const BOE_QUEUES = {
   today: "ingest-boe",
   /** Past days (INGEST_SINCE), one job per day, after today's issue. */
   backfill: "ingest-boe-backfill",
+  /** A document that failed, tried again on its own backoff whatever the poll schedule. */
+  retry: "ingest-boe-retry",
 } as const;
+
+/**
+ * A failed document's retries (decision 0121): the first 15 s after the failure, then pg-boss's
+ * exponential backoff from 30 s with jitter (about 0.5-1, 1-2, 2-4 … minutes), capped at 3 hours,
+ * 12 retries: given up after about half a day, with the reason on the Sources page.
+ */
+export const BOE_DOCUMENT_RETRY = { firstSeconds: 15, limit: 12, delaySeconds: 30, maxDelaySeconds: 3 * 3600 };
 
 interface BoeJob {
   date?: string;
@@ -34,15 +43,27 @@ interface BoeJob {
   backfill?: boolean;
 }
 
-export function boePlan(context: SourceJobContext<BoeSettings>): PollPlan {
+export function boePlan(
+  context: SourceJobContext<BoeSettings & { documentRetry?: typeof BOE_DOCUMENT_RETRY }>,
+): PollPlan {
   const { database, settings, log } = context;
+  const retry = settings.documentRetry ?? BOE_DOCUMENT_RETRY;
+  /** Hands a failed document to the retry queue (one pending retry per document). */
+  const retryLater = async (failed: BoeDocumentRetry) =>
+    (await context.send(BOE_QUEUES.retry, failed as unknown as Record<string, unknown>, {
+      startAfter: retry.firstSeconds,
+      singletonKey: `boe:retry:${failed.item.sourceId}`,
+      singletonSeconds: 3600,
+    })) !== null;
+  const deps = (options: Parameters<SourceJobContext["deps"]>[0]) => ({ ...context.deps(options), retryLater });
   const watch = settings.watch ?? { seconds: 0, days: [], fromMinute: 0, toMinute: 0 };
   /** The summary version last ingested in full, per day (for conditional checks). */
   const versions = new Map<string, SummaryVersion>();
   const remember = (date: string, result: IngestResult) => {
     // No issue (any more): the next one that appears is ingested whatever its validators.
     if (result.noIssue) versions.delete(date);
-    if (result.summaryVersion && result.failed.length === 0) {
+    // Failures handed to the retry queue do not need the summary fetched again.
+    if (result.summaryVersion && result.failed.every((failure) => failure.retrying)) {
       for (const key of versions.keys()) if (key !== date) versions.delete(key);
       versions.set(date, result.summaryVersion);
     }
@@ -106,7 +127,7 @@ export function boePlan(context: SourceJobContext<BoeSettings>): PollPlan {
           const date = data.date ?? today;
           try {
             const fresh = data.date && !data.watch ? 0 : settings.intervalSeconds;
-            const result = await ingestBoeDay(context.deps({ freshSeconds: fresh, urgent: date === today }), date, {
+            const result = await ingestBoeDay(deps({ freshSeconds: fresh, urgent: date === today }), date, {
               seen: data.watch ? versions.get(date) : undefined,
             });
             remember(date, result);
@@ -121,7 +142,7 @@ export function boePlan(context: SourceJobContext<BoeSettings>): PollPlan {
           const date = data.date;
           if (!date || (await dayDone(date))) return;
           try {
-            const result = await ingestBoeDay(context.deps({ freshSeconds: 0 }), date);
+            const result = await ingestBoeDay(deps({ freshSeconds: 0 }), date);
             if (result.failed.length === 0) await markDayDone(date);
             await countBackfillDay(date, true, result.created);
           } catch (error) {
@@ -130,12 +151,27 @@ export function boePlan(context: SourceJobContext<BoeSettings>): PollPlan {
           }
         },
       },
+      {
+        name: BOE_QUEUES.retry,
+        retry: { limit: retry.limit, delaySeconds: retry.delaySeconds, maxDelaySeconds: retry.maxDelaySeconds },
+        async work(data, job) {
+          const failed = data as unknown as BoeDocumentRetry;
+          if (!failed.item?.sourceId || !failed.date) return;
+          await retryBoeDocument(deps({ freshSeconds: 0 }), failed, {
+            number: job.retryCount + 1,
+            lastAttempt: job.retryCount >= retry.limit,
+          });
+        },
+      },
     ],
     schedules: [
       // With the watch on, the watch replaces the window's poll.
       ...(watch.seconds > 0
         ? []
         : [{ queue: BOE_QUEUES.today, cron: `${context.everyInterval} 7-9 * * 1-6`, key: "window" }]),
+      // Every INGEST_INTERVAL_SECONDS, all day: a conditional check of today's summary (a 304 when unchanged).
+      { queue: BOE_QUEUES.today, cron: `${context.everyInterval} * * * *`, data: { watch: true }, key: "interval" },
+      // Hourly, unconditional: corrections to single documents of today.
       { queue: BOE_QUEUES.today, cron: "0 * * * *", key: "hourly" },
     ],
     // A stale window schedule from an older version (or from a start with the watch off) goes.

@@ -99,6 +99,10 @@ export function createKernel(options: KernelOptions): Kernel {
     for (const [name, { spec, handler }] of queues) {
       const { batchSize, pollingIntervalSeconds, notifyPollingIntervalSeconds, ...queueOptions } = spec;
       await boss.createQueue(name, queueOptions);
+      // A queue created by an earlier build keeps its stored retry policy: the code's wins.
+      const { retryLimit, retryDelay, retryBackoff, retryDelayMax } = queueOptions;
+      if (retryLimit !== undefined)
+        await boss.updateQueue(name, stripUndefined({ retryLimit, retryDelay, retryBackoff, retryDelayMax }));
       const work = { batchSize: batchSize ?? 1, pollingIntervalSeconds, notifyPollingIntervalSeconds };
       await boss.work<object>(name, stripUndefined(work), async (jobs) => {
         // allSettled: a failing job must not leave the others' work running unawaited.

@@ -297,6 +297,22 @@ describe("laws API", () => {
     // Gamma's page for it says the source does not know it.
     const unknownPage = await page(gil, "/app/laws/BOE-A-2099-1", "BOE-A-2099-1");
     expect((unknownPage.data as unknown as { pending: { state: string } }).pending.state).toBe("unknown");
+    // Nothing answers differently for a law another organisation follows: an ELI resolves among the
+    // caller's follows only, and parts of a law it does not follow are not checked against the text.
+    const delta = (await issueToken(database, { organizationId: "org-delta", scope: "read", userId: "dan" })).token;
+    const byEli = await create(delta, { lawId: "https://www.boe.es/eli/es/l/1985/04/02/7" });
+    expect(byEli.status).toBe(422);
+    expect(((await byEli.json()) as { fieldErrors: Record<string, string[]> }).fieldErrors.lawId?.[0]).toMatch(
+      /among the ones your organisation follows/,
+    );
+    expect((await create(delta, { lawId: "https://www.boe.es/eli/es/l/2099/01/01/1" })).status).toBe(422);
+    const blocksOfOther = await create(delta, { lawId: LAW, blockIds: ["a9999"] });
+    expect(blocksOfOther.status).toBe(201);
+    const dForm = new FormData();
+    dForm.set("scope", "blocks");
+    dForm.set("block", "a2");
+    const dan2 = memberInfo({ organizationId: "org-epsilon", userId: "eva" });
+    expect(await followFromForm(database, dan2, meta, dForm, LAW)).toMatchObject({ ok: false, failure: "badBlocks" });
     // An id never polled is still accepted (pending until the first poll answers).
     expect((await create(beta, { lawId: "BOE-A-2099-2" }, "en")).status).toBe(201);
   });

@@ -149,12 +149,16 @@ describe("the law page", () => {
   });
 
   it("follows chosen articles for the member, refuses unknown articles, unfollows", async () => {
+    // Articles are chosen on the page of a law the organisation follows (issue 37): the whole law first.
+    expect((await followFromForm(database, member, meta, new FormData(), LAW)).ok).toBe(true);
+    const wholeId = (await followsOf(database, member, LAW))[0]!.id;
     const form = new FormData();
     form.set("scope", "blocks");
     form.append("block", "a9");
     form.append("block", "a10");
     const made = await followFromForm(database, member, meta, form, LAW);
     expect(made).toMatchObject({ ok: true, lawId: LAW, what: { whole: false } });
+    expect((await unfollowFromForm(database, member, meta, wholeId)).ok).toBe(true);
     expect(made.what?.titles.map((t) => t.replace(/\s/g, " "))).toEqual(["Artículo 9", "Artículo 10"]);
     const bad = new FormData();
     bad.set("scope", "blocks");

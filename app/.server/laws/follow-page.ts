@@ -14,6 +14,7 @@ import type { RequestMeta } from "../auth/service.ts";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
 import { defaultMaxFollowsPerOrganization, type Follow, followRefusal, resolveFollowedLaw } from "./follows.ts";
+import { organisationFollowsLaw } from "./reach.ts";
 
 export type FollowFailure =
   | "badLawId"
@@ -37,8 +38,9 @@ export interface FollowFormResult {
 export async function lawIdFromInput(
   database: Database,
   typed: string,
+  organizationId: string,
 ): Promise<{ lawId: string; source: "boe" | "eu" } | { failure: FollowFailure }> {
-  const resolved = await resolveFollowedLaw(database, typed);
+  const resolved = await resolveFollowedLaw(database, typed, organizationId);
   return "problem" in resolved ? { failure: resolved.problem } : resolved;
 }
 
@@ -55,7 +57,7 @@ export async function followFromForm(
   maxFollows: number = defaultMaxFollowsPerOrganization,
 ): Promise<FollowFormResult> {
   const typed = pageLawId ?? String(form.get("law") ?? "");
-  const resolved = await lawIdFromInput(database, typed);
+  const resolved = await lawIdFromInput(database, typed, member.organizationId);
   if ("failure" in resolved) return { ok: false, failure: resolved.failure };
   const { lawId, source } = resolved;
   const scope = String(form.get("scope") ?? "law");
@@ -74,6 +76,11 @@ export async function followFromForm(
   const mail = form.get("mail");
   const emailMode = mail === "off" || mail === "digest" ? mail : "immediate";
   const titles: string[] = [];
+  // Parts are chosen on the page of a law the organisation follows; for another, whether its parts
+  // resolved would tell that some other organisation follows it.
+  if (blockIds.length > 0 && !(await organisationFollowsLaw(database, member.organizationId, lawId))) {
+    return { ok: false, failure: "badBlocks", lawId };
+  }
   if (blockIds.length > 0) {
     const known = await database.db
       .select({ blockId: lawBlocks.blockId, title: lawBlocks.title })

@@ -12,7 +12,7 @@ import type { Executor } from "../audit/executor.ts";
 import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
 import { actCelexOf } from "../law-texts/celex.ts";
-import { lawStateOf } from "./reach.ts";
+import { followedBy, lawStateOf, organisationFollowsLaw } from "./reach.ts";
 
 export const BOE_LAW_ID = /^BOE-A-\d{4}-\d{1,6}$/;
 const BOE_ELI = /^https?:\/\/(www\.)?boe\.es\/eli\/es\/[a-z0-9-]+\/\d{4}\/\d{2}\/\d{2}\/[\w-]+/i;
@@ -74,8 +74,16 @@ export async function followRefusal(
   return Number(row?.n ?? 0) >= max ? "tooManyFollows" : undefined;
 }
 
-/** A typed identifier or ELI to a law id; undefined when it is neither. */
-export async function resolveLawId(database: Database, typed: string): Promise<string | undefined | "unknown-eli"> {
+/**
+ * A typed identifier or ELI to a law id; undefined when it is neither. An ELI is read among the
+ * laws the organisation follows only: among every stored law, whether it resolved would tell which
+ * laws other organisations follow (decision 0124).
+ */
+export async function resolveLawId(
+  database: Database,
+  typed: string,
+  organizationId: string,
+): Promise<string | undefined | "unknown-eli"> {
   const value = typed.trim();
   if (BOE_LAW_ID.test(value.toUpperCase())) return value.toUpperCase();
   if (BOE_ELI.test(value)) {
@@ -83,7 +91,7 @@ export async function resolveLawId(database: Database, typed: string): Promise<s
     const [row] = await database.db
       .select({ id: laws.id })
       .from(laws)
-      .where(or(eq(laws.eli, eli), eq(laws.eli, value)));
+      .where(and(or(eq(laws.eli, eli), eq(laws.eli, value)), followedBy(organizationId)));
     return row?.id ?? "unknown-eli";
   }
   return undefined;
@@ -108,8 +116,9 @@ function toFollow(row: typeof alertProfiles.$inferSelect): Follow {
 export async function resolveFollowedLaw(
   database: Database,
   typed: string,
+  organizationId: string,
 ): Promise<{ lawId: string; source: "boe" | "eu" } | { problem: "badLawId" | "lawNotFound" }> {
-  const boe = await resolveLawId(database, typed);
+  const boe = await resolveLawId(database, typed, organizationId);
   if (boe === "unknown-eli") return { problem: "lawNotFound" };
   if (boe) return { lawId: boe, source: "boe" };
   const celex = actCelexOf(typed);
@@ -123,7 +132,7 @@ export async function createFollow(
   input: FollowInput,
   maxFollows: number = defaultMaxFollowsPerOrganization,
 ): Promise<{ follow: Follow } | { problem: FollowProblem }> {
-  const resolved = await resolveFollowedLaw(database, input.lawId);
+  const resolved = await resolveFollowedLaw(database, input.lawId, organizationId);
   if ("problem" in resolved) return resolved;
   const { lawId, source } = resolved;
   const blockIds = [...new Set(input.blockIds)];
@@ -133,8 +142,9 @@ export async function createFollow(
     .from(lawBlocks)
     .where(eq(lawBlocks.lawId, lawId))
     .limit(1);
-  // A law not fetched yet: its blocks are checked when it is (the first poll); a fetched one now.
-  if (blockIds.length > 0 && stored.length > 0) {
+  // A law not fetched yet: its blocks are checked when it is (the first poll); a fetched one now,
+  // when the organisation follows it already (else the answer would tell that another one does).
+  if (blockIds.length > 0 && stored.length > 0 && (await organisationFollowsLaw(database, organizationId, lawId))) {
     const known = await database.db
       .select({ blockId: lawBlocks.blockId })
       .from(lawBlocks)

@@ -27,7 +27,8 @@ export const lawAlerts: LawAlertMessages = {
   truncated: "(text shortened; the full wording is in the platform)",
   wholeLaw: "the whole law",
   errors: {
-    lawNotFound: "We could not find that law. Use a BOE-A-… identifier or a BOE ELI URL.",
+    lawNotFound:
+      "We could not find that law among the ones your organisation follows. To follow a new one, type its BOE-A-… identifier.",
     badLawId:
       "Type a BOE-A-… identifier (for example BOE-A-2018-16673), a BOE ELI URL or an EU act’s CELEX number (for example 32016R0679).",
     badDate: "Type the date as YYYY-MM-DD.",

@@ -25,7 +25,8 @@ export const lawAlerts = {
   truncated: "(texto recortado; la redacción completa está en la plataforma)",
   wholeLaw: "toda la norma",
   errors: {
-    lawNotFound: "No encontramos esa norma. Usa un identificador BOE-A-… o una URL ELI del BOE.",
+    lawNotFound:
+      "No encontramos esa norma entre las que sigue tu organización. Para seguir una nueva, escribe su identificador BOE-A-….",
     badLawId:
       "Escribe un identificador BOE-A-… (por ejemplo, BOE-A-2018-16673), una URL ELI del BOE o el número CELEX de un acto de la UE (por ejemplo, 32016R0679).",
     badDate: "Escribe la fecha como AAAA-MM-DD.",

@@ -187,7 +187,8 @@ export const lawTextOperation = defineOperation({
 export const followInputSchema = z
   .object({
     lawId: z.string().min(1).max(300).meta({
-      description: "BOE-A-… id, a BOE ELI URL of a law the platform holds, or an EU act's CELEX number (32016R0679)",
+      description:
+        "BOE-A-… id, an EU act's CELEX number (32016R0679), or the BOE ELI URL of a law your organisation already follows",
     }),
     blockIds: z.array(z.string().min(1).max(60)).max(200).optional(),
     groupId: z

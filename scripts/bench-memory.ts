@@ -5,7 +5,8 @@
  * Runs the built app in this process, with the server's V8 flags, on PGlite (default) or
  * PostgreSQL, restarted on a database a first start made in a helper process (`--first-start`:
  * this process makes it); ingests a recorded BOE day as today's from the source replay (the app's own jobs,
- * politely paced), then drives GET / and /en with wrk for `--seconds`. At each stage it prints the
+ * politely paced), polls the largest recorded law (BOE-A-1985-5392), then drives GET / and /en with
+ * wrk for `--seconds`. At each stage it prints the
  * resident set split by what holds it: V8's heap (used, and live after a full collection), other
  * memory V8 knows of (buffers, WebAssembly memory), the WebAssembly memory's own mapping (PGlite:
  * PostgreSQL compiled to WebAssembly), code and data mapped from files, and the rest (malloc).
@@ -16,6 +17,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
+import { registerLaw } from "../app/.server/law-texts/store.ts";
+import { pollConsolidated } from "../app/.server/sources/consolidated/poll.ts";
+import { createSourceHttp } from "../app/.server/sources/http.ts";
 import { madridDate } from "../app/lib/madrid-date.ts";
 import { serverEnvironment } from "../server/runtime-flags.ts";
 import { startInProcessServer } from "../tests/support/in-process-server.ts";
@@ -144,6 +148,20 @@ try {
   report(`app ${dataDir ? "restarted" : "started for the first time"} on ${databaseUrl ? "PostgreSQL" : "PGlite"}`);
   const { documents, seconds } = await ingestedDay(replay);
   report(`${args.day} ingested as today's: ${documents} documents in ${seconds.toFixed(0)} s`);
+  // The largest recorded law (231 blocks, every version), polled as a followed law is (issue 38).
+  const law = "BOE-A-1985-5392";
+  const polled = performance.now();
+  await registerLaw(server.app.database, law, "boe");
+  await pollConsolidated(
+    {
+      database: server.app.database,
+      http: createSourceHttp({ userAgent: "bench-memory", source: "boe", perSecond: 10_000, retries: 0 }),
+      baseUrl: replay.url,
+      log: { info() {}, warn() {} },
+    },
+    { only: [law] },
+  );
+  report(`law poll of ${law}, the largest recorded law: ${((performance.now() - polled) / 1000).toFixed(1)} s`);
   if (wrkAvailable()) {
     const half = Math.max(1, Math.round(Number(args.seconds) / 2));
     for (const [page, language] of [

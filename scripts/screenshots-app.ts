@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../app/.server/db/migrate.ts";
+import { storeDocument } from "../app/.server/documents/store.ts";
 import { registerLaw } from "../app/.server/law-texts/store.ts";
+import { syncCatalogue } from "../app/.server/sources/catalogue/sync.ts";
 import { pollConsolidated } from "../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../app/.server/sources/http.ts";
 import { startReplayServer } from "../app/.server/sources/replay.ts";
@@ -40,7 +42,60 @@ await pollConsolidated(
   },
   { only: ["BOE-A-2015-10565"] },
 );
+// The catalogue of laws to follow, from the replay's lists (as the daily job reads them).
+await syncCatalogue({
+  database,
+  boeHttp: createSourceHttp({ userAgent: "screenshots", source: "boe", perSecond: 10_000, retries: 0 }),
+  cellarHttp: createSourceHttp({ userAgent: "screenshots", source: "cellar", perSecond: 10_000, retries: 0 }),
+  boeApiUrl: lawReplay.url,
+  cellarSparqlUrl: lawReplay.sparqlUrl,
+  log: { info() {}, warn() {} },
+});
 await lawReplay.close();
+// An act that amends Ley 39/2015 (Ley 11/2022, whose wording of article 9 the consolidated text
+// holds), its analysis' lines as the BOE writes them (no recorded gazette act amends a recorded law).
+const amendingAct = await storeDocument(database, {
+  source: "boe",
+  sourceId: "BOE-A-2022-10757",
+  title: "Ley 11/2022, de 28 de junio, General de Telecomunicaciones.",
+  language: "es",
+  titles: { es: "Ley 11/2022, de 28 de junio, General de Telecomunicaciones." },
+  publishedOn: "2022-06-29",
+  effectiveDates: ["2022-06-30"],
+  officialUrl: "https://www.boe.es/diario_boe/txt.php?id=BOE-A-2022-10757",
+  links: {},
+  subjects: [],
+  alerts: [],
+  eurovoc: [],
+  directoryCodes: [],
+  notes: [],
+  relations: [
+    {
+      type: "repeals",
+      code: "210",
+      direction: "earlier",
+      targetSourceId: "BOE-A-2014-4950",
+      label: "DEROGA la Ley 9/2014, de 9 de mayo",
+    },
+    {
+      type: "modifies",
+      code: "270",
+      direction: "earlier",
+      targetSourceId: "BOE-A-2015-10565",
+      label: "MODIFICA el art. 9.2.c) de la Ley 39/2015, de 1 de octubre",
+    },
+    {
+      type: "modifies",
+      code: "270",
+      direction: "earlier",
+      targetSourceId: "BOE-A-2002-13758",
+      label: "MODIFICA los arts. 9, 10 y 38 de la Ley 34/2002, de 11 de julio",
+    },
+    { type: "cites", code: "330", direction: "earlier", targetSourceId: "BOE-A-2014-6726", label: "CITA Ley 9/2014" },
+  ],
+  paragraphs: [{ kind: "paragraph", text: "Ley 11/2022, de 28 de junio, General de Telecomunicaciones." }],
+  provenance: [],
+});
 await database.close();
 const documentId = ids.get("BOE-A-2018-16673") ?? "";
 
@@ -54,6 +109,8 @@ const ok = async (response: Response, what: string) => {
     );
   }
 };
+// Ley 39/2015 followed by the organisation: its pages are the followers' (decision 0124).
+await ok(await owner.request("/app/laws", { form: { intent: "follow", law: "BOE-A-2015-10565" } }), "follow");
 await ok(
   await owner.request("/app/admin/topics", {
     form: {
@@ -111,6 +168,8 @@ const pages: [string, string][] = [
   ["deliveries", "/app/admin/deliveries"],
   ["audit", "/app/admin/audit?verify=1"],
   ["laws", "/app/laws"],
+  ["law-catalogue", "/app/laws/catalogue?q=proteccion+de+datos"],
+  ["document-changes", `/app/documents/${amendingAct.id}`],
   ["law", "/app/laws/BOE-A-2015-10565?block=a9#b-a9"],
   ["law-part", "/app/laws/BOE-A-2015-10565?part=2"],
   ["law-compare", "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790"],

@@ -215,6 +215,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
       </p>
       <div className="row g-3">
         <div className="col-lg-8 order-2 order-lg-1">
+          <DocumentChanges locale={locale} changes={loaderData.changes} />
           <section aria-labelledby="doc-text-heading" className="mb-4">
             <h2 id="doc-text-heading" className="h5">
               {t.text}
@@ -436,7 +437,6 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
             </div>
           </section>
           <CorrectionForm locale={locale} result={correctionResult} />
-          <DocumentChanges locale={locale} changes={loaderData.changes} />
           <section aria-labelledby="doc-relations" className="card mb-3">
             <div className="card-body">
               <h2 id="doc-relations" className="h5">

@@ -84,6 +84,14 @@ describe("what a gazette act changes", () => {
     );
   });
 
+  it("types AÑADE and SUPRIME as additions and removals (they were 'develops' and 'corrects')", () => {
+    const types = (file: string) =>
+      parseBoeDocument(readFileSync(path.join(dir, file), "utf8")).relations.map((r) => [r.targetSourceId, r.type]);
+    expect(types("BOE-A-2007-13022.xml")).toContainEqual(["BOE-A-2006-20764", "adds"]);
+    expect(types("BOE-A-2021-21666.xml")).toContainEqual(["BOE-A-2019-17286", "removes"]);
+    expect(types("BOE-A-2022-16278.xml")).toContainEqual(["BOE-A-2006-20764", "corrects"]);
+  });
+
   it("keeps later relations (what changed this act) out", () => {
     expect(
       changeLines([

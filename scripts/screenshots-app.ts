@@ -150,6 +150,23 @@ await ok(
   }),
   "note",
 );
+// Enterprise identity (issue 41): a SAML provider, a claimed domain, a group mapping to show.
+await ok(
+  await owner.request("/app/admin/sso", {
+    form: {
+      intent: "create-saml",
+      name: "Keycloak",
+      entryPoint: "https://sso.banco.example/realms/banco/protocol/saml",
+      idpEntityId: "https://sso.banco.example/realms/banco",
+      certificate: "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
+    },
+  }),
+  "SSO provider",
+);
+await ok(
+  await owner.request("/app/admin/sso", { form: { intent: "claim-domain", domain: "banco.example" } }),
+  "domain",
+);
 
 const pages: [string, string][] = [
   ["home", "/app"],
@@ -163,6 +180,8 @@ const pages: [string, string][] = [
   ["members", "/app/admin/members"],
   ["groups", "/app/admin/groups"],
   ["tokens", "/app/admin/tokens"],
+  ["sso", "/app/admin/sso"],
+  ["sso-sign-in", "/app/sso"],
   ["topics", "/app/admin/topics"],
   ["sources", "/app/admin/sources"],
   ["deliveries", "/app/admin/deliveries"],

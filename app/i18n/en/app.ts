@@ -160,7 +160,6 @@ export const app: AppMessages = {
       "The work email decides which provider each person is sent to. Prove each domain with a TXT record; an owner can also confirm it.",
     domain: "Domain",
     txt: "TXT record",
-    status: "Status",
     byDns: "Verified by DNS",
     byOwner: "Confirmed by an owner",
     pending: "Pending",

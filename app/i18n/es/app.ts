@@ -163,7 +163,6 @@ export const app = {
       "El correo de trabajo decide a qué proveedor se envía a cada persona. Demuestra cada dominio con un registro TXT; la persona propietaria también puede confirmarlo.",
     domain: "Dominio",
     txt: "Registro TXT",
-    status: "Estado",
     byDns: "Verificado por DNS",
     byOwner: "Confirmado por la propiedad",
     pending: "Pendiente",

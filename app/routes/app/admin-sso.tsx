@@ -369,58 +369,48 @@ export default function AdminSso({ loaderData, actionData }: Route.ComponentProp
           {s.domains}
         </h2>
         <p className="small text-body-secondary">{s.domainsLead}</p>
-        <div className="table-responsive">
-          <table className="table align-middle">
-            <thead>
-              <tr>
-                <th scope="col">{s.domain}</th>
-                <th scope="col">{s.txt}</th>
-                <th scope="col">{s.status}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t.members.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {domains.map((d) => (
-                <tr key={d.domain}>
-                  <td>{d.domain}</td>
-                  <td>
-                    <code className="small text-break">
-                      _vigia-challenge.{d.domain} TXT "{d.challenge}"
-                    </code>
-                  </td>
-                  <td>{d.verifiedAt ? (d.verifiedBy === "owner" ? s.byOwner : s.byDns) : s.pending}</td>
-                  <td>
-                    {d.verifiedAt ? null : (
-                      <Form method="post" className="d-flex gap-2">
-                        <input type="hidden" name="domain" value={d.domain} />
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="verify-domain"
-                          className="btn btn-outline-secondary btn-sm"
-                        >
-                          {s.verify}
-                        </button>
-                        {loaderData.isOwner ? (
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="confirm-domain"
-                            className="btn btn-outline-secondary btn-sm"
-                          >
-                            {s.confirm}
-                          </button>
-                        ) : null}
-                      </Form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        {/* A list, not a table: the TXT record is long and must stay readable on a phone. */}
+        <ul className="list-group mb-3">
+          {domains.map((d) => (
+            <li key={d.domain} className="list-group-item">
+              <div className="d-flex flex-wrap justify-content-between gap-2">
+                <strong>{d.domain}</strong>
+                <span className={`badge ${d.verifiedAt ? "text-bg-success" : "text-bg-warning"}`}>
+                  {d.verifiedAt ? (d.verifiedBy === "owner" ? s.byOwner : s.byDns) : s.pending}
+                </span>
+              </div>
+              {d.verifiedAt ? null : (
+                <>
+                  <p className="small mb-1 mt-2">{s.txt}</p>
+                  <code className="d-block small text-break user-select-all mb-2">
+                    _vigia-challenge.{d.domain} TXT "{d.challenge}"
+                  </code>
+                  <Form method="post" className="d-flex flex-wrap gap-2">
+                    <input type="hidden" name="domain" value={d.domain} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="verify-domain"
+                      className="btn btn-outline-secondary btn-sm"
+                    >
+                      {s.verify}
+                    </button>
+                    {loaderData.isOwner ? (
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="confirm-domain"
+                        className="btn btn-outline-secondary btn-sm"
+                      >
+                        {s.confirm}
+                      </button>
+                    ) : null}
+                  </Form>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
         <Form method="post" className="d-flex gap-2 align-items-end">
           <input type="hidden" name="intent" value="claim-domain" />
           <FormField name="domain" id="claim-domain" label={s.domain} required placeholder="example.com" />

@@ -175,6 +175,8 @@ for (const target of databaseTargets()) {
       } finally {
         await jobs.stop();
         replay.setFaults([]);
+        // Today unpublished again for the next tests on this replay (the other database's).
+        replay.publish({ date: today, from: "2024-01-02", at: Date.now() + 86_400_000 });
       }
     }, 120_000);
 

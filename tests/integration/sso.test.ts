@@ -564,6 +564,16 @@ for (const target of databaseTargets()) {
           ).outcome(),
           /signature|not signed/i,
         );
+        // Signed, but by a key that is not the configured certificate's (an impostor IdP with the same entity ID).
+        const impostor = samlIdp(keycloak.entityId, "other");
+        const begunByImpostor = await app.services.auth.beginSso(samlId);
+        const browserOfImpostor = visitor();
+        browserOfImpostor.take(begunByImpostor.setCookies);
+        const forgedAnswer = await impostor.answer(begunByImpostor.url, (await auth.samlMetadata(samlId)) ?? "", luisa);
+        await expectRefused(
+          auth.finishSaml(samlId, forgedAnswer.samlResponse, browserOfImpostor.meta()),
+          /signature|CERTIFICATE/i,
+        );
         // Wrapping: the signed assertion hidden in Extensions, a forged one for someone else where it is read.
         await expectRefused(
           (

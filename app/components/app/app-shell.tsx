@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
-import { Form, NavLink } from "react-router";
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
+import { Form, NavLink, useLocation } from "react-router";
 import type { Locale } from "../../i18n/locales";
 import { ColorModeToggle } from "../layout/color-mode-toggle";
 import { evidenceMessages } from "./evidence/messages";
@@ -60,6 +60,21 @@ export function AppShell({
         { to: "/app/admin/calendar", label: e.calendar },
       ]
     : [];
+  const header = useRef<HTMLElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  // A new page closes the folded menu and every disclosure in the header: one left open
+  // (Administración after choosing Tokens) lay over the next page's buttons (issue 37).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger.
+  useEffect(() => {
+    setOpen(false);
+    closeDisclosures(header.current);
+  }, [location.key]);
+  useHeaderDismissal(header, open, (refocus) => {
+    setOpen(false);
+    if (refocus) toggle.current?.focus();
+  });
   return (
     <div className="app-surface d-flex flex-column min-vh-100">
       {/* React hoists these into <head> (the root renders no <Meta />). */}
@@ -68,72 +83,89 @@ export function AppShell({
       <a className="visually-hidden-focusable position-absolute p-2" href="#app-main">
         {t.skip}
       </a>
-      <header className="border-bottom bg-body-tertiary">
-        <nav
-          className="container-xl d-flex flex-wrap align-items-center gap-2 py-2 position-relative"
-          aria-label={t.nav.label}
-        >
-          <a className="navbar-brand fw-semibold me-3" href="/app">
-            {t.brand}
-          </a>
-          <ul className="nav flex-wrap me-auto">
-            {links.map((link) => (
-              <li className="nav-item" key={link.to}>
-                <NavLink to={link.to} end={link.end} className="nav-link px-2">
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-            {adminLinks.length > 0 ? (
-              <li className="nav-item">
-                <details className="app-admin-menu position-relative">
-                  <summary className="nav-link px-2">{t.nav.admin}</summary>
-                  <ul className="card list-unstyled position-absolute mt-1 py-2 shadow-sm app-admin-menu-panel">
-                    {adminLinks.map((link) => (
-                      <li key={link.to}>
-                        <NavLink to={link.to} className="dropdown-item px-3 py-1">
-                          {link.label}
-                        </NavLink>
-                      </li>
-                    ))}
-                  </ul>
-                </details>
-              </li>
+      <header className="border-bottom bg-body-tertiary app-header" ref={header}>
+        <nav className="navbar navbar-expand-lg py-2" aria-label={t.nav.label}>
+          <div className="container-xl position-relative">
+            <a className="navbar-brand fw-semibold me-3" href="/app">
+              {t.brand}
+            </a>
+            {user && alerts ? (
+              <div className="ms-auto me-2 ms-lg-2 me-lg-0 order-lg-last">
+                <NotificationCentre locale={locale} summary={alerts} />
+              </div>
             ) : null}
-          </ul>
-          <Form method="post" action="/app/locale" className="d-inline">
-            <input type="hidden" name="locale" value={t.nav.languageCode} />
-            <button type="submit" className="btn btn-link btn-sm" lang={t.nav.languageCode}>
-              {t.nav.language}
-            </button>
-          </Form>
-          <ColorModeToggle lang={locale} />
-          <div className="d-flex align-items-center gap-2 ms-auto">
-            {user && alerts ? <NotificationCentre locale={locale} summary={alerts} /> : null}
             {user ? (
-              <details className="app-user-menu position-relative">
-                <summary className="btn btn-outline-secondary btn-sm">
-                  <span className="visually-hidden">{`${t.nav.userMenu}: `}</span>
-                  {user.name}
-                </summary>
-                <div className="card position-absolute end-0 mt-1 shadow-sm app-user-menu-panel">
-                  <div className="card-body py-2">
-                    <p className="small mb-1 text-body-secondary">{user.email}</p>
-                    <p className="small mb-2 text-body-secondary">
-                      {user.organizationName} · {t.roles[user.role]}
-                    </p>
-                    <a className="d-block mb-2" href="/app/account">
-                      {t.nav.account}
-                    </a>
-                    <Form method="post" action="/app/logout">
-                      <button type="submit" className="btn btn-sm btn-outline-danger w-100">
-                        {t.nav.signOut}
-                      </button>
-                    </Form>
-                  </div>
-                </div>
-              </details>
+              <button
+                ref={toggle}
+                type="button"
+                className={`navbar-toggler btn btn-outline-secondary btn-sm${open ? "" : " collapsed"}`}
+                aria-controls="app-menu"
+                aria-expanded={open}
+                onClick={() => setOpen((value) => !value)}
+              >
+                {t.nav.menu}
+              </button>
             ) : null}
+            <div className={`navbar-collapse${user ? " collapse" : ""}${open ? " show" : ""}`} id="app-menu">
+              <ul className="navbar-nav flex-wrap me-auto">
+                {links.map((link) => (
+                  <li className="nav-item" key={link.to}>
+                    <NavLink to={link.to} end={link.end} className="nav-link px-2">
+                      {link.label}
+                    </NavLink>
+                  </li>
+                ))}
+                {adminLinks.length > 0 ? (
+                  <li className="nav-item">
+                    <details className="app-admin-menu position-relative">
+                      <summary className="nav-link px-2">{t.nav.admin}</summary>
+                      <ul className="card list-unstyled mt-1 py-2 shadow-sm app-admin-menu-panel">
+                        {adminLinks.map((link) => (
+                          <li key={link.to}>
+                            <NavLink to={link.to} className="dropdown-item d-block px-3 py-1">
+                              {link.label}
+                            </NavLink>
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  </li>
+                ) : null}
+              </ul>
+              <div className="d-flex flex-wrap align-items-center gap-2 py-2 py-lg-0">
+                <Form method="post" action="/app/locale" className="d-inline">
+                  <input type="hidden" name="locale" value={t.nav.languageCode} />
+                  <button type="submit" className="btn btn-link btn-sm" lang={t.nav.languageCode}>
+                    {t.nav.language}
+                  </button>
+                </Form>
+                <ColorModeToggle lang={locale} />
+                {user ? (
+                  <details className="app-user-menu position-relative">
+                    <summary className="btn btn-outline-secondary btn-sm">
+                      <span className="visually-hidden">{`${t.nav.userMenu}: `}</span>
+                      {user.name}
+                    </summary>
+                    <div className="card mt-1 shadow-sm app-user-menu-panel">
+                      <div className="card-body py-2">
+                        <p className="small mb-1 text-body-secondary">{user.email}</p>
+                        <p className="small mb-2 text-body-secondary">
+                          {user.organizationName} · {t.roles[user.role]}
+                        </p>
+                        <a className="d-block mb-2" href="/app/account">
+                          {t.nav.account}
+                        </a>
+                        <Form method="post" action="/app/logout">
+                          <button type="submit" className="btn btn-sm btn-outline-danger w-100">
+                            {t.nav.signOut}
+                          </button>
+                        </Form>
+                      </div>
+                    </div>
+                  </details>
+                ) : null}
+              </div>
+            </div>
           </div>
         </nav>
       </header>
@@ -142,4 +174,55 @@ export function AppShell({
       </main>
     </div>
   );
+}
+
+/** Closes every open disclosure (<details>) in the header. */
+function closeDisclosures(root: HTMLElement | null) {
+  for (const details of root?.querySelectorAll("details[open]") ?? []) details.removeAttribute("open");
+}
+
+/**
+ * How the header's menus get out of the way: choosing an entry closes its menu (and the folded
+ * menu), Escape closes the innermost open one and gives the focus back to its button, and a
+ * click elsewhere on the page closes the disclosures. The <details> keep working without
+ * JavaScript; this only adds the closing a person expects.
+ */
+function useHeaderDismissal(
+  header: RefObject<HTMLElement | null>,
+  open: boolean,
+  closeMenu: (refocus: boolean) => void,
+) {
+  const closeRef = useRef(closeMenu);
+  closeRef.current = closeMenu;
+  useEffect(() => {
+    const root = header.current;
+    if (!root) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      const details = [...root.querySelectorAll<HTMLDetailsElement>("details[open]")].pop();
+      if (details) {
+        details.open = false;
+        details.querySelector("summary")?.focus();
+      } else if (open) {
+        closeRef.current(true);
+      }
+    };
+    const onClick = (event: MouseEvent) => {
+      const target = event.target as Element | null;
+      if (target?.closest("a[href]") && root.contains(target)) {
+        closeDisclosures(root);
+        closeRef.current(false);
+        return;
+      }
+      for (const details of root.querySelectorAll("details[open]")) {
+        if (!details.contains(target)) details.removeAttribute("open");
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("click", onClick);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick);
+    };
+  }, [header, open]);
 }

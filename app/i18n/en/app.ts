@@ -6,6 +6,7 @@ export const app: AppMessages = {
   brand: "Vigía Normativo",
   skip: "Skip to content",
   nav: {
+    menu: "Menu",
     label: "Platform navigation",
     admin: "Administration",
     home: "Home",
@@ -318,7 +319,10 @@ export const app: AppMessages = {
     exportCsv: "Export CSV",
     exportJson: "Export JSON",
     verify: "Verify the chain",
-    valid: "The chain is intact: {events} events verified.",
+    valid: {
+      one: "The chain is intact: {count} event verified.",
+      other: "The chain is intact: {count} events verified.",
+    },
     broken: "The chain is broken: the first altered event is {id}.",
     brokenHead:
       "The chain is broken: recent events are missing or a purge anchor is not valid. Technical detail: {reason}.",
@@ -339,8 +343,7 @@ export const app: AppMessages = {
     save: "Save",
     edit: "Edit",
     delete: "Delete",
-    matchedOne: "1 document labelled",
-    matched: "{count} documents labelled",
+    matched: { one: "{count} document labelled", other: "{count} documents labelled" },
     none: "No topics of your own yet.",
     saved: "Topic saved. Documents are being labelled again.",
     deleted: "Topic deleted.",

@@ -5,6 +5,7 @@ export const app = {
   brand: "Vigía Normativo",
   skip: "Saltar al contenido",
   nav: {
+    menu: "Menú",
     label: "Navegación de la plataforma",
     admin: "Administración",
     home: "Inicio",
@@ -321,7 +322,10 @@ export const app = {
     exportCsv: "Exportar CSV",
     exportJson: "Exportar JSON",
     verify: "Verificar la cadena",
-    valid: "La cadena es íntegra: {events} eventos verificados.",
+    valid: {
+      one: "La cadena es íntegra: {count} evento verificado.",
+      other: "La cadena es íntegra: {count} eventos verificados.",
+    },
     broken: "La cadena está rota: el primer evento alterado es {id}.",
     brokenHead:
       "La cadena está rota: faltan eventos recientes o el ancla de una purga no es válida. Detalle técnico: {reason}.",
@@ -342,8 +346,7 @@ export const app = {
     save: "Guardar",
     edit: "Editar",
     delete: "Eliminar",
-    matchedOne: "1 documento etiquetado",
-    matched: "{count} documentos etiquetados",
+    matched: { one: "{count} documento etiquetado", other: "{count} documentos etiquetados" },
     none: "Todavía no hay temas propios.",
     saved: "Tema guardado. Los documentos se están etiquetando de nuevo.",
     deleted: "Tema eliminado.",

@@ -38,7 +38,7 @@ try {
 }
 
 const { createSiteServer } = await import("./site-server.ts");
-const log = appModule.createLogger(config.logLevel);
+const log = appModule.createLogger(config.logLevel, appModule.logDestination(process.stdout, config.logFormat));
 
 // The database (migrations applied) and the outbox worker are ready before the port opens.
 const app = await appModule.createApp(config, log, {

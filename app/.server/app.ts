@@ -16,7 +16,7 @@ import { routerRequestHandler } from "./router-handler.ts";
 import { createServices, type Services } from "./services.ts";
 
 export { ConfigError, describeConfig, loadConfig } from "./config.ts";
-export { createLogger } from "./logger.ts";
+export { createLogger, logDestination } from "./logger.ts";
 
 export interface AppOptions {
   /** The project's root: its drizzle/ folder holds the migrations. */

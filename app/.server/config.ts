@@ -28,6 +28,8 @@ const schema = z.object({
   PLATFORM_URL: httpUrl.optional(),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** JSON lines, or readable lines; unset: readable on a terminal, JSON otherwise. */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   LEAD_RETENTION_DAYS: positiveInt.default(730),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
   RATE_LIMIT_PER_HOUR: positiveInt.default(20),
@@ -77,6 +79,7 @@ export type Config = Readonly<{
   platformUrl: string | undefined;
   trustProxy: number;
   logLevel: string;
+  logFormat: "json" | "pretty" | undefined;
   leadRetentionDays: number;
   rateLimit: Readonly<{ perMinute: number; perHour: number }>;
   /** HMAC key for the form's time trap; shared by every instance. */
@@ -147,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformUrl: v.PLATFORM_URL,
     trustProxy: v.TRUST_PROXY,
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
     leadRetentionDays: v.LEAD_RETENTION_DAYS,
     rateLimit: Object.freeze({ perMinute: v.RATE_LIMIT_PER_MINUTE, perHour: v.RATE_LIMIT_PER_HOUR }),
     formSecret: v.FORM_SECRET ?? localSecret(dataDir),

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { createLogger, redactSecrets } from "./logger.ts";
+import { describe, expect, it, test } from "vitest";
+import { createLogger, logDestination, readableLine, redactSecrets } from "./logger.ts";
 
 const token = "Zx8_k2Lq9Pw0-aB3cD4eF5gH6iJ7kL8m";
 
@@ -39,5 +39,34 @@ describe("secrets in logs", () => {
       expect(line).toContain("[redacted]");
     }
     expect(JSON.parse(lines[3] ?? "{}").err.message).toBe("fetch failed for /app/invite/[redacted]?token=[redacted]");
+  });
+});
+
+describe("log lines on a terminal (readable) and through a pipe (JSON)", () => {
+  function terminal(isTTY: boolean) {
+    const lines: string[] = [];
+    return { isTTY, lines, write: (chunk: string) => lines.push(chunk) };
+  }
+
+  test("a terminal gets `time LEVEL message key=value`, the error's stack below, secrets still redacted", () => {
+    const output = terminal(true);
+    const destination = logDestination(output as unknown as NodeJS.WritableStream);
+    expect(destination).toBeDefined();
+    const log = createLogger("info", destination);
+    log.info({ port: 3000, url: "http://localhost:3000/app/invite/abc123" }, "listening");
+    log.error({ err: new Error("boom") }, "request failed");
+    const [first, second] = output.lines;
+    expect(first).toMatch(
+      /^\d\d:\d\d:\d\d INFO {2}listening port=3000 url=http:\/\/localhost:3000\/app\/invite\/\[redacted\]\n$/,
+    );
+    expect(first).not.toContain("{");
+    expect(second).toMatch(/^\d\d:\d\d:\d\d ERROR request failed\n {2}Error: boom\n {6}at /);
+  });
+
+  test("a pipe or a file keeps JSON lines (no destination of its own); LOG_FORMAT forces either", () => {
+    expect(logDestination(terminal(false) as unknown as NodeJS.WritableStream)).toBeUndefined();
+    expect(logDestination(terminal(true) as unknown as NodeJS.WritableStream, "json")).toBeUndefined();
+    expect(logDestination(terminal(false) as unknown as NodeJS.WritableStream, "pretty")).toBeDefined();
+    expect(readableLine("not json")).toBe("not json");
   });
 });

@@ -73,3 +73,61 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   } as typeof logger.child;
   return logger;
 }
+
+const levelNames: Record<number, string> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO",
+  40: "WARN",
+  50: "ERROR",
+  60: "FATAL",
+};
+/** Fields every record has, shown in the line's head rather than as key=value. */
+const headFields = new Set(["level", "time", "msg", "service", "pid", "hostname"]);
+
+/**
+ * One JSON log line as a person reads it on a terminal: `18:22:11 INFO message key=value …`,
+ * an error's stack on the lines after. The JSON is what pino wrote, redaction included.
+ */
+export function readableLine(json: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const time = typeof record.time === "number" ? new Date(record.time).toISOString().slice(11, 19) : "";
+  const level = levelNames[Number(record.level)] ?? String(record.level ?? "");
+  const fields: string[] = [];
+  let stack = "";
+  for (const [key, value] of Object.entries(record)) {
+    if (headFields.has(key) || value === undefined) continue;
+    if (key === "err" && value && typeof value === "object" && "stack" in value) {
+      stack = String((value as { stack: unknown }).stack);
+      continue;
+    }
+    fields.push(`${key}=${typeof value === "string" && !/\s/.test(value) ? value : JSON.stringify(value)}`);
+  }
+  const head = [time, level.padEnd(5), String(record.msg ?? "")].filter(Boolean).join(" ");
+  return `${[head, ...fields].join(" ")}${stack ? `\n  ${stack.replaceAll("\n", "\n  ")}` : ""}\n`;
+}
+
+/**
+ * Where the server's log goes: JSON lines when the output is a file or a pipe (a log collector,
+ * the tests), readable lines on a terminal (docs/decisions/0129). LOG_FORMAT forces either.
+ */
+export function logDestination(
+  output: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+  format?: "json" | "pretty",
+): DestinationStream | undefined {
+  const readable = format === "pretty" || (format !== "json" && output.isTTY === true);
+  if (!readable) return undefined;
+  return {
+    write(chunk: string) {
+      // pino writes one record per call, newline-terminated.
+      let out = "";
+      for (const line of chunk.split("\n")) if (line) out += readableLine(line);
+      output.write(out);
+    },
+  };
+}

@@ -33,7 +33,8 @@ export const evidence: EvidenceMessages = {
         "Documents of medium or high relevance published each week, per area (with your organisation's corrections).",
       week: "Week of",
       total: "Total",
-      summary: "Relevant documents: {count} over {weeks} weeks. Busiest area: {area} ({top}).",
+      summary: "Relevant documents: {count} over {weeks}. Busiest area: {area} ({top}).",
+      weeks: { one: "{count} week", other: "{count} weeks" },
     },
     triage: {
       title: "Triage status and overdue items per group",
@@ -50,8 +51,8 @@ export const evidence: EvidenceMessages = {
         "Days between a document's publication and the first time it was marked “applies” or “does not apply”, in bands.",
       bucket: "Days",
       documents: "Documents",
-      median: "Median: {days} days",
-      summary: "Decisions: {count}. Median: {median} days.",
+      summary: "Decisions: {count}. Median: {median}.",
+      days: { one: "{count} day", other: "{count} days" },
       buckets: ["0–7", "8–14", "15–30", "31–60", "61–90", "over 90"],
     },
     status: {
@@ -175,7 +176,10 @@ export const evidence: EvidenceMessages = {
     obligationStatus: { open: "Open", in_progress: "In progress", done: "Done", not_applicable: "Not applicable" },
     impact: { high: "High", medium: "Medium", low: "Low" },
     triageNow: "Current status: {status}",
-    chainValid: "Audit chain verified: valid ({events} events).",
+    chainValid: {
+      one: "Audit chain verified: valid ({count} event).",
+      other: "Audit chain verified: valid ({count} events).",
+    },
     chainBroken: "Audit chain verified: NOT valid. First broken event: {id}. Reason: {reason}.",
     none: "—",
   },

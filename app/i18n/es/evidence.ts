@@ -31,7 +31,8 @@ export const evidence = {
         "Documentos de relevancia media o alta publicados cada semana, por área (con las correcciones de tu organización).",
       week: "Semana del",
       total: "Total",
-      summary: "Documentos relevantes: {count} en {weeks} semanas. Área con más: {area} ({top}).",
+      summary: "Documentos relevantes: {count} en {weeks}. Área con más: {area} ({top}).",
+      weeks: { one: "{count} semana", other: "{count} semanas" },
     },
     triage: {
       title: "Estado del triaje y vencidos por grupo",
@@ -48,8 +49,8 @@ export const evidence = {
         "Días entre la publicación de un documento y la primera vez que se marcó «aplica» o «no aplica», agrupados por tramos.",
       bucket: "Días",
       documents: "Documentos",
-      median: "Mediana: {days} días",
-      summary: "Decisiones: {count}. Mediana: {median} días.",
+      summary: "Decisiones: {count}. Mediana: {median}.",
+      days: { one: "{count} día", other: "{count} días" },
       buckets: ["0–7", "8–14", "15–30", "31–60", "61–90", "más de 90"],
     },
     status: {
@@ -173,7 +174,10 @@ export const evidence = {
     obligationStatus: { open: "Abierta", in_progress: "En curso", done: "Hecha", not_applicable: "No aplica" },
     impact: { high: "Alto", medium: "Medio", low: "Bajo" },
     triageNow: "Estado actual: {status}",
-    chainValid: "Cadena de auditoría verificada: válida ({events} eventos).",
+    chainValid: {
+      one: "Cadena de auditoría verificada: válida ({count} evento).",
+      other: "Cadena de auditoría verificada: válida ({count} eventos).",
+    },
     chainBroken: "Cadena de auditoría verificada: NO válida. Primer evento roto: {id}. Motivo: {reason}.",
     none: "—",
   },

@@ -3,6 +3,7 @@ import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, appSessionContext, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
 import { reminderSettingsOf, saveReminderSettings } from "../../.server/triage/page";
+import { CardTable } from "../../components/app/card-table";
 import { CalendarLink } from "../../components/app/evidence/calendar-link";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
@@ -110,7 +111,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <FormAlert kind="success">{fill(t.account.ended, { count: result.ended ?? 0 })}</FormAlert>
         ) : null}
         <div className="table-responsive">
-          <table className="table align-middle">
+          <CardTable labels={[t.account.device, t.account.ip, t.account.lastSeen, ""]} className="table align-middle">
             <thead>
               <tr>
                 <th scope="col">{t.account.device}</th>
@@ -143,7 +144,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 </tr>
               ))}
             </tbody>
-          </table>
+          </CardTable>
         </div>
         <Form method="post">
           <input type="hidden" name="intent" value="end-others" />

@@ -4,7 +4,10 @@ import { verifyAuditChain } from "../../.server/audit/verify";
 import { auditFiltersFrom } from "../../.server/auth/audit-filters";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
+import { AuditAction } from "../../components/app/audit-action";
+import { CardTable } from "../../components/app/card-table";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/admin-audit";
 
 export const handle = { layout: "bare" };
@@ -56,7 +59,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           data-testid="verification"
         >
           {verification.valid
-            ? fill(t.audit.valid, { events: verification.events })
+            ? plural(locale, t.audit.valid, verification.events)
             : verification.firstBroken
               ? fill(t.audit.broken, { id: verification.firstBroken })
               : fill(t.audit.brokenHead, { reason: verification.reason ?? "?" })}
@@ -118,7 +121,10 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       </div>
       {events.length === 0 ? <p className="text-body-secondary">{t.audit.none}</p> : null}
       <div className="table-responsive">
-        <table className="table table-sm align-middle">
+        <CardTable
+          labels={[t.audit.at, t.audit.actor, t.audit.action, t.audit.object]}
+          className="table table-sm align-middle"
+        >
           <thead>
             <tr>
               <th scope="col">{t.audit.at}</th>
@@ -133,13 +139,13 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                 <td className="small text-nowrap">{formatDateTime(event.at, locale)}</td>
                 <td className="small text-break">{event.actor}</td>
                 <td>
-                  <code>{event.action}</code>
+                  <AuditAction action={event.action} locale={locale} />
                 </td>
                 <td className="small text-break">{event.object}</td>
               </tr>
             ))}
           </tbody>
-        </table>
+        </CardTable>
       </div>
       {nextCursor ? (
         <a className="btn btn-outline-secondary btn-sm" href={`/app/admin/audit?${withQuery({ cursor: nextCursor })}`}>

@@ -3,6 +3,7 @@ import { failedDeliveries, retryDeadDeliveries } from "../../.server/alerts/work
 import { recordAudit } from "../../.server/audit/record";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
+import { CardTable } from "../../components/app/card-table";
 import { FormAlert } from "../../components/app/form-field";
 import { alertMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/admin-deliveries";
@@ -97,7 +98,20 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
             </Form>
           ) : null}
           <div className="table-responsive">
-            <table className="table table-sm align-middle" data-testid="failed-deliveries">
+            <CardTable
+              labels={[
+                t.deliveries.channel,
+                t.deliveries.recipient,
+                t.deliveries.status,
+                t.deliveries.attempts,
+                t.deliveries.error,
+                t.deliveries.created,
+                t.deliveries.next,
+                "",
+              ]}
+              className="table table-sm align-middle"
+              data-testid="failed-deliveries"
+            >
               <thead>
                 <tr>
                   <th scope="col">{t.deliveries.channel}</th>
@@ -144,7 +158,7 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </CardTable>
           </div>
         </>
       )}

@@ -3,6 +3,7 @@ import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { grantableRoles, isRole } from "../../.server/auth/permissions";
 import { requestContext, servicesContext } from "../../.server/context";
+import { CardTable } from "../../components/app/card-table";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
@@ -104,7 +105,10 @@ export default function AdminMembers({ loaderData, actionData }: Route.Component
       <FormAlert kind="success">{done}</FormAlert>
       <FormAlert kind="danger">{failure?.formError ? t.errors[failure.formError] : undefined}</FormAlert>
       <div className="table-responsive mb-5">
-        <table className="table align-middle">
+        <CardTable
+          labels={[t.members.name, t.members.email, t.members.role, t.members.status, t.members.actions]}
+          className="table align-middle"
+        >
           <thead>
             <tr>
               <th scope="col">{t.members.name}</th>
@@ -171,7 +175,7 @@ export default function AdminMembers({ loaderData, actionData }: Route.Component
               </tr>
             ))}
           </tbody>
-        </table>
+        </CardTable>
       </div>
       <div className="row g-4">
         <section className="col-lg-5" aria-labelledby="invite-title">

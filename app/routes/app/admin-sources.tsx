@@ -14,7 +14,9 @@ import { failureStatus, givenUpDocument } from "../../.server/sources/errors";
 import { requestSampleLoad, type SampleStatus } from "../../.server/sources/sample";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
+import type { Locale } from "../../i18n/locales";
 import { fieldErrorsOf } from "../../lib/field-errors";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/admin-sources";
 
 export const handle = { layout: "bare" };
@@ -186,7 +188,7 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
       <p className="text-body-secondary">{t.lead}</p>
       <FormAlert kind="success">{noticeText}</FormAlert>
       <FormAlert kind="danger">{failureText}</FormAlert>
-      {backfill ? <BackfillProgress backfill={backfill} t={t} /> : null}
+      {backfill ? <BackfillProgress backfill={backfill} t={t} locale={locale} /> : null}
       {sample ? <SampleData status={sample} t={t} /> : null}
       <div className="table-responsive position-relative mb-4">
         <table className="table align-middle" data-testid="sources">
@@ -336,17 +338,17 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
 function BackfillProgress({
   backfill,
   t,
+  locale,
 }: {
   backfill: { daysTotal: number; daysDone: number; daysFailed: number; documents: number; finished: boolean };
   t: ReturnType<typeof appMessages>["docs"]["admin"];
+  locale: Locale;
 }) {
   const handled = backfill.daysDone + backfill.daysFailed;
   const percent = backfill.daysTotal > 0 ? Math.round((handled * 100) / backfill.daysTotal) : 100;
   const values = {
-    done: String(backfill.daysDone),
-    total: String(backfill.daysTotal),
-    documents: String(backfill.documents),
-    failed: String(backfill.daysFailed),
+    days: plural(locale, t.backfillDays, backfill.daysTotal, { done: String(backfill.daysDone) }),
+    documents: plural(locale, t.backfillDocuments, backfill.documents),
   };
   return (
     <section className="card mb-4" aria-labelledby="backfill-heading" data-testid="backfill">
@@ -369,11 +371,7 @@ function BackfillProgress({
         </div>
         <p className="small mb-0" data-testid="backfill-text">
           {fill(backfill.finished ? t.backfillDone : t.backfillRunning, values)}
-          {backfill.daysFailed === 1
-            ? ` ${t.backfillFailedDay}`
-            : backfill.daysFailed > 1
-              ? ` ${fill(t.backfillFailedDays, values)}`
-              : ""}
+          {backfill.daysFailed > 0 ? ` ${plural(locale, t.backfillFailed, backfill.daysFailed)}` : ""}
         </p>
       </div>
     </section>

@@ -3,6 +3,7 @@ import { createApiToken, listApiTokens, revokeApiToken } from "../../.server/api
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
+import { CardTable } from "../../components/app/card-table";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, formatDateTime } from "../../components/app/messages";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
@@ -116,7 +117,18 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
       </Form>
       {tokens.length === 0 ? <p className="text-body-secondary">{t.tokens.none}</p> : null}
       <div className="table-responsive">
-        <table className="table align-middle">
+        <CardTable
+          labels={[
+            t.tokens.name,
+            t.tokens.scope,
+            t.tokens.prefix,
+            t.tokens.createdAt,
+            t.tokens.lastUsed,
+            t.tokens.status,
+            "",
+          ]}
+          className="table align-middle"
+        >
           <thead>
             <tr>
               <th scope="col">{t.tokens.name}</th>
@@ -158,7 +170,7 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
               );
             })}
           </tbody>
-        </table>
+        </CardTable>
       </div>
     </>
   );

@@ -12,9 +12,10 @@ import {
 } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
-import { appMessages, fill } from "../../components/app/messages";
+import { appMessages } from "../../components/app/messages";
 import type { Locale } from "../../i18n/locales";
 import { fieldErrorsOf } from "../../lib/field-errors";
+import { plural } from "../../lib/plural";
 import { areas } from "../../lib/taxonomy";
 import type { Route } from "./+types/admin-topics";
 
@@ -167,10 +168,7 @@ export default function AdminTopics({ loaderData, actionData }: Route.ComponentP
               <div className="card-body">
                 <h3 className="h6 mb-1">{topic.name}</h3>
                 <p className="small text-body-secondary mb-2">
-                  {[
-                    areaName(topic.area),
-                    topic.documents === 1 ? t.topics.matchedOne : fill(t.topics.matched, { count: topic.documents }),
-                  ]
+                  {[areaName(topic.area), plural(locale, t.topics.matched, topic.documents)]
                     .filter(Boolean)
                     .join(" · ")}
                 </p>

@@ -23,6 +23,7 @@ import { areaLabel, formatDay, formatScore, jurisdictionLabel, kindLabel } from 
 import { DocumentChanges } from "../../components/app/laws/amends-laws";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { ObligationsPanel, TriagePanel, type TriageResult } from "../../components/app/triage/triage-panel";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/document";
 import { openDocument } from "./document.server";
 import { type CollabOutcome, collabAction, collabView } from "./document-collab.server";
@@ -410,7 +411,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
               ) : null}
               {history.length > 1 ? (
                 <details className="small mb-2" data-testid="label-history">
-                  <summary>{fill(t.history, { count: history.length })}</summary>
+                  <summary>{plural(locale, t.history, history.length)}</summary>
                   <ol className="mb-0 mt-2" reversed>
                     {history.map((entry) => (
                       <li key={`${entry.at}-${entry.classifierVersion}`}>

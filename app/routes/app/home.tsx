@@ -10,6 +10,7 @@ import { SearchFilters } from "../../components/app/documents/search-filters";
 import { FollowLawForms } from "../../components/app/laws/amends-laws";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { MyWork } from "../../components/app/triage/my-work";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/home";
 import { filtersInUrl, rememberedFilters, rememberFiltersCookie, unreadAlerts } from "./home.server";
 import { filtersQuery, parseSearchParams, runSearch } from "./search.server";
@@ -85,7 +86,7 @@ export default function AppHome({ loaderData }: Route.ComponentProps) {
       {sources.loading ? (
         <div className="alert alert-info" role="status" data-testid="sources-loading">
           {sources.loading.daysTotal > 0
-            ? fill(n.loading, { done: String(sources.loading.daysDone), total: String(sources.loading.daysTotal) })
+            ? plural(locale, n.loading, sources.loading.daysTotal, { done: String(sources.loading.daysDone) })
             : n.loadingFirst}
           {loaderData.canManageSources ? (
             <>

@@ -3,9 +3,10 @@ import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { compareVersions } from "../../.server/laws/compare-page";
 import { organisationFollowsLaw } from "../../.server/laws/reach";
-import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
+import { blockTitle, formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { DiffLegend, InlineDiff, SideBySideDiff } from "../../components/app/laws/word-diff";
 import { fill } from "../../components/app/messages";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/law-compare";
 
 export const handle = { layout: "bare" };
@@ -70,9 +71,9 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
       </p>
       <p className="small text-body-secondary mb-1">{view.law.title}</p>
       <h1 className="h3">
-        {c.title}: {view.block.title}
+        {c.title}: {blockTitle(view.block.title, locale)}
       </h1>
-      <p className="text-body-secondary">{fill(c.lead, { block: view.block.title })}</p>
+      <p className="text-body-secondary">{fill(c.lead, { block: blockTitle(view.block.title, locale) })}</p>
       <Form method="get" className="row g-2 align-items-end mb-3 law-no-print">
         <div className="col-md-4">
           <label htmlFor="cmp-block" className="form-label">
@@ -81,7 +82,7 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
           <select id="cmp-block" name="block" className="form-select" defaultValue={view.block.blockId}>
             {view.comparable.map((b) => (
               <option key={b.blockId} value={b.blockId}>
-                {b.title}
+                {blockTitle(b.title, locale)}
               </option>
             ))}
           </select>
@@ -157,9 +158,9 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
         {view.diff.identical
           ? c.identical
           : fill(c.summary, {
-              inserted: view.diff.insertedWords,
-              deleted: view.diff.deletedWords,
-              paragraphs: view.diff.changedParagraphs,
+              inserted: plural(locale, c.insertedWords, view.diff.insertedWords),
+              deleted: plural(locale, c.deletedWords, view.diff.deletedWords),
+              paragraphs: plural(locale, c.paragraphs, view.diff.changedParagraphs),
             })}
       </p>
       <DiffLegend t={c} />

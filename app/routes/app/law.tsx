@@ -267,9 +267,9 @@ export default function LawPage({ loaderData, actionData }: Route.ComponentProps
             {fill(view.isToday ? p.inForceToday : p.inForceOn, { date: formatLawDate(view.date, locale) })}
           </p>
           <LawChangeNotice t={t} view={view} />
-          <LawParts t={t} view={view} />
+          <LawParts t={t} locale={locale} view={view} />
           <LawText t={t} view={view} locale={locale} />
-          <LawParts t={t} view={view} end />
+          <LawParts t={t} locale={locale} view={view} end />
         </div>
       </div>
     </>

@@ -6,6 +6,7 @@ import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FollowMessage, type FollowResult, followFailureMessage } from "../../components/app/laws/follow-form";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/laws";
 
 export const handle = { layout: "bare" };
@@ -106,13 +107,7 @@ export default function Laws({ loaderData, actionData }: Route.ComponentProps) {
                     <Link to={`/app/laws/${encodeURIComponent(f.lawId)}`}>{f.lawTitle}</Link>
                     <div className="small text-body-secondary">{f.lawId}</div>
                   </td>
-                  <td>
-                    {f.blockIds.length === 0
-                      ? l.wholeLaw
-                      : f.blockIds.length === 1
-                        ? l.blocksOne
-                        : fill(l.blocks, { count: f.blockIds.length })}
-                  </td>
+                  <td>{f.blockIds.length === 0 ? l.wholeLaw : plural(locale, l.blocks, f.blockIds.length)}</td>
                   <td>{f.groupName ? fill(l.group, { name: f.groupName }) : l.me}</td>
                   <td>{f.updatedAt ? formatLawDate(f.updatedAt, locale) : l.notYet}</td>
                   <td>

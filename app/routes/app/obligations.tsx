@@ -2,6 +2,7 @@ import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { listObligations, parseObligationFilters } from "../../.server/triage/obligations";
 import { organisationGroups, organisationMembers } from "../../.server/triage/people";
+import { CardTable } from "../../components/app/card-table";
 import {
   formatDueDay,
   InputField,
@@ -139,7 +140,18 @@ export default function ObligationsRegister({ loaderData }: Route.ComponentProps
         <p>{r.empty}</p>
       ) : (
         <div className="table-responsive">
-          <table className="table table-sm small align-top" data-testid="obligations-register">
+          <CardTable
+            labels={[
+              t.obligations.title,
+              r.document,
+              t.obligations.owner,
+              t.obligations.dueOn,
+              t.obligations.status,
+              t.obligations.reference,
+            ]}
+            className="table table-sm small align-top"
+            data-testid="obligations-register"
+          >
             <thead>
               <tr>
                 <th scope="col">{t.obligations.title}</th>
@@ -173,7 +185,7 @@ export default function ObligationsRegister({ loaderData }: Route.ComponentProps
                 </tr>
               ))}
             </tbody>
-          </table>
+          </CardTable>
         </div>
       )}
     </section>

@@ -5,6 +5,7 @@ import { assigneeParam, parseTriageFilters, triageFiltersQuery } from "../../.se
 import { listTriage } from "../../.server/triage/list";
 import { bulkTriageAction } from "../../.server/triage/page";
 import { organisationGroups, organisationMembers } from "../../.server/triage/people";
+import { CardTable } from "../../components/app/card-table";
 import { areaLabel } from "../../components/app/documents/labels";
 import { FormAlert } from "../../components/app/form-field";
 import { fill } from "../../components/app/messages";
@@ -17,6 +18,7 @@ import {
   triageMessages,
 } from "../../components/app/triage/fields";
 import type { TriageResult } from "../../components/app/triage/triage-panel";
+import { plural } from "../../lib/plural";
 import { areas as taxonomyAreas } from "../../lib/taxonomy";
 import type { Route } from "./+types/triage";
 
@@ -67,12 +69,7 @@ export default function TriageList({ loaderData, actionData }: Route.ComponentPr
   const l = t.list;
   const result = actionData as TriageResult | undefined;
   const failed = result && "form" in result ? result : undefined;
-  const done =
-    result && "ok" in result
-      ? result.count === 1
-        ? l.bulkDoneOne
-        : fill(l.bulkDone, { count: result.count ?? 0 })
-      : undefined;
+  const done = result && "ok" in result ? plural(locale, l.bulkDone, result.count ?? 0) : undefined;
   const sortedAreas = [...taxonomyAreas].sort((a, b) => a.name[locale].localeCompare(b.name[locale], locale));
   return (
     <section aria-labelledby="triage-heading">
@@ -176,14 +173,18 @@ export default function TriageList({ loaderData, actionData }: Route.ComponentPr
       <FormAlert kind="success">{done}</FormAlert>
       <FormAlert kind="danger">{failed ? Object.values(failed.errors).flat().join(" ") : undefined}</FormAlert>
       <p className="small text-body-secondary" data-testid="triage-count">
-        {page.total === 1 ? l.countOne : fill(l.count, { total: page.total })}
+        {plural(locale, l.count, page.total)}
       </p>
       {page.items.length === 0 ? (
         <p>{l.empty}</p>
       ) : (
         <Form method="post" noValidate>
           <div className="table-responsive">
-            <table className="table table-sm small align-top" data-testid="triage-list">
+            <CardTable
+              labels={["", l.document, t.fields.status, t.fields.assignee, t.fields.dueOn, t.fields.impact]}
+              className="table table-sm small align-top"
+              data-testid="triage-list"
+            >
               <thead>
                 <tr>
                   <th scope="col">
@@ -226,7 +227,7 @@ export default function TriageList({ loaderData, actionData }: Route.ComponentPr
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </CardTable>
           </div>
           <fieldset className="border rounded p-2 mb-3">
             <legend className="fs-6 fw-semibold float-none w-auto px-1 mb-0">{l.bulkHeading}</legend>

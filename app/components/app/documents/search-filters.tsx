@@ -1,7 +1,8 @@
 import { Fragment, type JSX } from "react";
 import type { Locale } from "../../../i18n/locales";
+import { plural } from "../../../lib/plural";
 import { relevanceIds } from "../../../lib/taxonomy";
-import { appMessages, fill } from "../messages";
+import { appMessages } from "../messages";
 import { taxonomyOptions } from "./labels";
 
 export type FilterValues = Partial<
@@ -205,5 +206,5 @@ export function SearchFilters({
 /** "1 result", "{n} results", or "more than {n}" when only a lower bound is known. */
 export function resultCount(locale: Locale, total: number): string {
   const s = appMessages(locale).docs.search;
-  return total === 1 ? s.countOne : fill(s.count, { count: total.toLocaleString(locale === "en" ? "en-GB" : "es-ES") });
+  return plural(locale, s.count, total);
 }

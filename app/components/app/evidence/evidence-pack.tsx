@@ -1,6 +1,9 @@
 import type { ReactNode } from "react";
 import type { DocumentEvidence, EvidencePack } from "../../../.server/evidence/pack";
 import type { Locale } from "../../../i18n/locales";
+import { plural } from "../../../lib/plural";
+import { AuditAction } from "../audit-action";
+import { CardTable } from "../card-table";
 import { formatDay } from "../documents/labels";
 import { fill, formatDateTime } from "../messages";
 import { evidenceMessages } from "./messages";
@@ -38,7 +41,7 @@ export function EvidencePackView({ locale, pack, names }: { locale: Locale; pack
         >
           <span aria-hidden="true">{v.valid ? "✔ " : "✖ "}</span>
           {v.valid
-            ? fill(t.chainValid, { events: v.events })
+            ? plural(locale, t.chainValid, v.events)
             : fill(t.chainBroken, { id: v.firstBroken ?? t.none, reason: v.reason ?? t.none })}
         </p>
         {pack.audit.events.length === 0 ? (
@@ -55,7 +58,7 @@ export function EvidencePackView({ locale, pack, names }: { locale: Locale; pack
                 <td>{formatDateTime(event.at, locale)}</td>
                 <td>{event.actor?.email || t.none}</td>
                 <td>
-                  <code>{event.action}</code>
+                  <AuditAction action={event.action} locale={locale} />
                 </td>
                 <td className="text-break">{event.object ? `${event.object.type} ${event.object.id}` : t.none}</td>
                 <td>
@@ -83,7 +86,7 @@ function Table({
 }) {
   return (
     <div className="table-responsive">
-      <table className="table table-sm small align-top" data-testid={testId}>
+      <CardTable labels={head} className="table table-sm small align-top" data-testid={testId}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -95,7 +98,7 @@ function Table({
           </tr>
         </thead>
         <tbody>{children}</tbody>
-      </table>
+      </CardTable>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { scaleBand, scaleLinear } from "d3-scale";
 import { stack } from "d3-shape";
 import type { OverviewData, TriageStatus } from "../../../.server/evidence/overview";
 import type { Locale } from "../../../i18n/locales";
+import { plural } from "../../../lib/plural";
 import { areaLabel, formatDay } from "../documents/labels";
 import { fill } from "../messages";
 import { ChartFrame, StatusPatterns } from "./chart-frame";
@@ -41,7 +42,7 @@ export function AreaWeekChart({ locale, data }: { locale: Locale; data: Overview
       ? t.noData
       : fill(t.perArea.summary, {
           count: total,
-          weeks: data.weeks.length,
+          weeks: plural(locale, t.perArea.weeks, data.weeks.length),
           area: top ? areaLabel(top.area, locale) : "—",
           top: top?.total ?? 0,
         });
@@ -315,7 +316,9 @@ export function DecisionChart({ locale, data }: { locale: Locale; data: Overview
     .range([height - 40, 20]);
   const ticks = y.ticks(Math.min(5, max));
   const summary =
-    data.count === 0 ? t.noData : fill(t.decision.summary, { count: data.count, median: data.medianDays ?? 0 });
+    data.count === 0
+      ? t.noData
+      : fill(t.decision.summary, { count: data.count, median: plural(locale, t.decision.days, data.medianDays ?? 0) });
   return (
     <ChartFrame
       id="chart-decision"

@@ -1,6 +1,8 @@
 import type { LawPageView } from "../../../.server/laws/page";
+import type { Locale } from "../../../i18n/locales";
+import { plural } from "../../../lib/plural";
 import { fill } from "../messages";
-import type { LawsMessages } from "./messages";
+import { blockTitle, type LawsMessages } from "./messages";
 
 type PartsView = Pick<LawPageView, "law" | "date" | "isToday" | "parts" | "part">;
 
@@ -16,7 +18,17 @@ export function lawPartHref(view: Pick<PartsView, "law" | "date" | "isToday">, p
  * Where the reader is in a long law, and the way to the parts around it and to the whole text.
  * At the top of the text it is a navigation landmark; at its end, a plain line to the next part.
  */
-export function LawParts({ t, view, end = false }: { t: LawsMessages; view: PartsView; end?: boolean }) {
+export function LawParts({
+  t,
+  locale,
+  view,
+  end = false,
+}: {
+  t: LawsMessages;
+  locale: Locale;
+  view: PartsView;
+  end?: boolean;
+}) {
   const p = t.page.parts;
   const total = view.parts.length;
   if (total < 2) return null;
@@ -24,7 +36,7 @@ export function LawParts({ t, view, end = false }: { t: LawsMessages; view: Part
     if (end) return null;
     return (
       <p className="law-parts law-no-print small d-flex flex-wrap gap-3 align-items-baseline">
-        <span>{fill(p.whole, { total })}</span>
+        <span>{plural(locale, p.whole, total)}</span>
         <a href={lawPartHref(view, 1)}>{p.byParts}</a>
       </p>
     );
@@ -85,7 +97,7 @@ export function LawChangeNotice({ t, view }: { t: LawsMessages; view: LawPageVie
                 : lawPartHref(view, block.part, block.anchor)
             }
           >
-            {block.title}
+            {blockTitle(block.title, t)}
           </a>
         </span>
       ))}

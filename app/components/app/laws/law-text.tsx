@@ -1,7 +1,7 @@
 import type { LawPageView } from "../../../.server/laws/page";
 import type { Locale } from "../../../i18n/locales";
 import { fill } from "../messages";
-import { formatLawDate, type LawsMessages } from "./messages";
+import { blockTitle, formatLawDate, type LawsMessages } from "./messages";
 
 /** The text in force on the page's date, block by block, each with its versions and a comparison link. */
 export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageView; locale: Locale }) {
@@ -15,7 +15,7 @@ export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageVie
           // Not a region landmark: a law repeats headings ("CAPÍTULO I" under each title).
           <div key={block.blockId} id={block.anchor} className="law-block mb-4">
             <Heading id={`${block.anchor}-t`} className={block.heading ? "h5 mt-4" : "h6 fw-semibold"}>
-              {block.title}
+              {blockTitle(block.title, locale)}
             </Heading>
             {block.renumberedFrom ? (
               <p className="small text-body-secondary">
@@ -43,7 +43,7 @@ export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageVie
                 <summary>{fill(p.versions, { count: block.versions.length })}</summary>
                 <div className="table-responsive">
                   <table className="table table-sm mt-2">
-                    <caption className="visually-hidden">{`${block.title}: ${fill(p.versions, { count: block.versions.length })}`}</caption>
+                    <caption className="visually-hidden">{`${blockTitle(block.title, locale)}: ${fill(p.versions, { count: block.versions.length })}`}</caption>
                     <thead>
                       <tr>
                         <th scope="col">{p.versionColumns.norm}</th>

@@ -15,3 +15,16 @@ export function formatLawDate(value: string | null | undefined, locale: Locale):
   if (!value) return "—";
   return longDay(value, locale);
 }
+
+/**
+ * A block's title as the reader sees it: the BOE names the blocks without a heading by their
+ * kind in brackets ("[preambulo]", "[firma]"); those are named in words in the reader's language.
+ */
+export function blockTitle(title: string, language: Locale | LawsMessages): string {
+  const bracketed = /^\[([a-z_]+)\]$/.exec(title.trim());
+  if (!bracketed && title.trim() !== "") return title;
+  const kind = bracketed?.[1] ?? "";
+  const messages = typeof language === "string" ? lawsMessages(language) : language;
+  const names = messages.blockKinds as Record<string, string>;
+  return names[kind] ?? names.other ?? kind;
+}

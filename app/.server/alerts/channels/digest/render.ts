@@ -2,6 +2,7 @@
 import { company } from "../../../../content/company.ts";
 import { escapeHtml } from "../../../../lib/escape-html.ts";
 import { longDay } from "../../../../lib/long-day.ts";
+import { plural } from "../../../../lib/plural";
 import { headerSafe } from "../../../mail/notification.ts";
 import type { Lang } from "../../profiles.ts";
 import { channelText, documentLink, fill, messageId, profileLink } from "../catalog.ts";
@@ -98,11 +99,8 @@ export function digestMail(
   const documentsHtml = items.length ? `<p>${escapeHtml(intro)}</p><ul>\n${lis}\n</ul>` : "";
   const html = `<!doctype html><html lang="${options.language}"><body>${documentsHtml}${deadlineHtml}</body></html>`;
   const subject = items.length
-    ? fill(items.length === 1 ? l.subjectOne : l.subjectOther, { day: options.day, count: items.length })
-    : fill(deadlines.length === 1 ? l.subjectDeadlineOne : l.subjectDeadlineOther, {
-        day: options.day,
-        count: deadlines.length,
-      });
+    ? plural(options.language, l.subject, items.length, { day: options.day })
+    : plural(options.language, l.subjectDeadline, deadlines.length, { day: options.day });
   return {
     from: options.from,
     to: options.to,

@@ -24,6 +24,9 @@ import {
 
 export interface ProfileListItem extends Profile {
   groupName: string | null;
+  /** A law follow's law (alert_profiles.law_id) and its followed blocks (none: the whole law). */
+  lawId: string | null;
+  lawBlocks: string[];
 }
 
 /** The member's own profiles and, for admins, the organisation's group profiles. */
@@ -42,7 +45,12 @@ export async function listProfiles(database: Database, member: MemberInfo): Prom
       ),
     )
     .orderBy(asc(alertProfiles.name));
-  return rows.map((row) => ({ ...(row.profile as Profile), groupName: row.groupName }));
+  return rows.map((row) => ({
+    ...(row.profile as Profile),
+    groupName: row.groupName,
+    lawId: row.profile.lawId,
+    lawBlocks: row.profile.lawBlocks,
+  }));
 }
 
 /** A profile the member may change, or undefined (unknown, another's, a group's for a non-admin). */

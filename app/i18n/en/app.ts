@@ -5,6 +5,14 @@ import { docs } from "./docs";
 export const app: AppMessages = {
   brand: "Vigía Normativo",
   skip: "Skip to content",
+  recoveryCodes: {
+    download: "Download as a text file",
+    copy: "Copy the codes",
+    copied: "Codes copied.",
+    copyFailed: "They could not be copied: select and copy them by hand.",
+    fileName: "vigia-normativo-recovery-codes.txt",
+    fileHeading: "Vigía Normativo: recovery codes (each works once)",
+  },
   nav: {
     menu: "Menu",
     label: "Platform navigation",

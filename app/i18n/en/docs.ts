@@ -190,7 +190,7 @@ export const docs: DocsMessages = {
     never: "Never",
     none: "None",
     run: "Run now",
-    runLabel: "Run {source} now",
+    runLabel: "Run now: {source}",
     queued: "A fetch of {source} has been queued.",
     alreadyQueued: "A fetch of {source} was already queued.",
     off: "Ingestion is turned off on this server (INGEST_SOURCES=none): nothing can run now.",

@@ -4,6 +4,14 @@ import { docs } from "./docs";
 export const app = {
   brand: "Vigía Normativo",
   skip: "Saltar al contenido",
+  recoveryCodes: {
+    download: "Descargar como archivo de texto",
+    copy: "Copiar los códigos",
+    copied: "Códigos copiados.",
+    copyFailed: "No se han podido copiar: selecciónalos y cópialos a mano.",
+    fileName: "vigia-normativo-codigos-de-recuperacion.txt",
+    fileHeading: "Vigía Normativo: códigos de recuperación (cada uno sirve una vez)",
+  },
   nav: {
     menu: "Menú",
     label: "Navegación de la plataforma",

@@ -8,6 +8,7 @@ import { CalendarLink } from "../../components/app/evidence/calendar-link";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { PasskeyRegister } from "../../components/app/passkey";
+import { RecoveryCodes } from "../../components/app/recovery-codes";
 import { ReminderSettingsForm, type ReminderSettingsResult } from "../../components/app/triage/reminder-settings";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { changePasswordSchema, parseForm, passwordOnlySchema } from "../../lib/app-auth-schema";
@@ -191,11 +192,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           {result && "codes" in result && result.codes ? (
             <>
               <p>{t.account.newCodes}</p>
-              <ol className="font-monospace" data-testid="recovery-codes">
-                {result.codes.map((code) => (
-                  <li key={code}>{code}</li>
-                ))}
-              </ol>
+              <RecoveryCodes codes={result.codes} locale={locale} />
             </>
           ) : null}
           <Form method="post" noValidate onSubmit={codesForm.onSubmit}>

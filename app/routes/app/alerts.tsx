@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { markAllRead, markRead, recentAlerts } from "../../.server/alerts/inbox";
+import { listProfiles } from "../../.server/alerts/profile-admin";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { FormAlert } from "../../components/app/form-field";
@@ -30,8 +31,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     createdAt: row.createdAt.toISOString(),
     read: row.readAt !== null,
   }));
+  // With no alerts, the page says why: no profile yet, or profiles that found nothing new.
+  const hasProfiles =
+    items.length > 0 || (await listProfiles(context.get(servicesContext).alerts.database, member)).length > 0;
   return {
     locale: appLocale(context),
+    hasProfiles,
     unreadOnly,
     items,
     nextBefore: rows.length > pageSize ? (items.at(-1)?.alertId ?? null) : null,
@@ -82,7 +87,15 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
       </div>
       {items.length === 0 ? (
         <p className="text-body-secondary">
-          {t.inbox.empty} <Link to="/app/profiles/new">{t.inbox.createProfile}</Link>
+          {loaderData.hasProfiles ? (
+            <>
+              {t.inbox.emptyWithProfiles} <Link to="/app/profiles">{t.inbox.seeProfiles}</Link>
+            </>
+          ) : (
+            <>
+              {t.inbox.empty} <Link to="/app/profiles/new">{t.inbox.createProfile}</Link>
+            </>
+          )}
         </p>
       ) : (
         <ul className="list-group mb-3" data-testid="alert-list">

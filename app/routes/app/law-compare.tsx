@@ -75,7 +75,7 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
       </h1>
       <p className="text-body-secondary">{fill(c.lead, { block: blockTitle(view.block.title, locale) })}</p>
       <Form method="get" className="row g-2 align-items-end mb-3 law-no-print">
-        <div className="col-md-4">
+        <div className="col-12 col-lg-4">
           <label htmlFor="cmp-block" className="form-label">
             {c.block}
           </label>
@@ -87,7 +87,7 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <div className="col-md-3">
+        <div className="col-12 col-sm-6 col-lg-3">
           <label htmlFor="cmp-from" className="form-label">
             {c.from}
           </label>
@@ -99,7 +99,7 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <div className="col-md-3">
+        <div className="col-12 col-sm-6 col-lg-3">
           <label htmlFor="cmp-to" className="form-label">
             {c.to}
           </label>
@@ -112,7 +112,7 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
           </select>
         </div>
         {side ? <input type="hidden" name="view" value="side" /> : null}
-        <div className="col-md-2">
+        <div className="col-12 col-lg-2">
           <button type="submit" className="btn btn-primary w-100">
             {c.submit}
           </button>

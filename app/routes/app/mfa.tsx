@@ -4,6 +4,7 @@ import { appLocale, appSessionContext, requestMeta, withCookies } from "../../.s
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { RecoveryCodes } from "../../components/app/recovery-codes";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { parseForm, passwordOnlySchema, totpCodeSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/mfa";
@@ -107,11 +108,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
             <div className="col-md-6">
               <h2 className="h5">{t.mfa.recoveryTitle}</h2>
               <p className="small text-body-secondary">{t.mfa.recoveryLead}</p>
-              <ol className="font-monospace recovery-codes" data-testid="recovery-codes">
-                {enrolment.recoveryCodes.map((code) => (
-                  <li key={code}>{code}</li>
-                ))}
-              </ol>
+              <RecoveryCodes codes={enrolment.recoveryCodes} locale={loaderData.locale} className="recovery-codes" />
             </div>
           </div>
         ) : verifyOnly ? (

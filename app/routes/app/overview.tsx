@@ -106,7 +106,7 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </div>
-          <div className="col-md-2 d-flex gap-2">
+          <div className="col-12 d-flex flex-wrap gap-2">
             <button type="submit" className="btn btn-primary">
               {t.apply}
             </button>

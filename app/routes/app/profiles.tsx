@@ -5,6 +5,7 @@ import { servicesContext } from "../../.server/context";
 import { FormAlert } from "../../components/app/form-field";
 import { type AlertsMessages, alertMessages, fill } from "../../components/app/messages";
 import type { Locale } from "../../i18n/locales";
+import { plural } from "../../lib/plural";
 import { areas, jurisdictions, kinds } from "../../lib/taxonomy";
 import type { Route } from "./+types/profiles";
 
@@ -33,6 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       digestHour: profile.digestHour,
       chat: Boolean(profile.chatWebhookUrl),
       muted: profile.muted,
+      lawId: profile.lawId,
+      lawBlocks: profile.lawBlocks,
     })),
   };
 }
@@ -99,20 +102,37 @@ function ProfileCard({ item, locale }: { item: Item; locale: Locale }) {
           {t.profiles.owner}: {item.groupName ? fill(t.profiles.group, { name: item.groupName }) : t.profiles.me}
         </span>
       </div>
-      <p className="small mb-1">
-        <span className="fw-semibold">{t.profiles.filters}:</span> {filters}
-      </p>
+      {item.lawId ? (
+        // A law follow is not a catch-all profile: it names the law and what of it is followed.
+        <p className="small mb-1" data-testid="profile-follow">
+          <span className="fw-semibold">{t.profiles.follows}:</span>{" "}
+          <Link to={`/app/laws/${encodeURIComponent(item.lawId)}`}>{item.lawId}</Link>,{" "}
+          {item.lawBlocks.length === 0
+            ? t.profiles.followWhole
+            : plural(locale, t.profiles.followParts, item.lawBlocks.length)}
+        </p>
+      ) : (
+        <p className="small mb-1">
+          <span className="fw-semibold">{t.profiles.filters}:</span> {filters}
+        </p>
+      )}
       <p className="small mb-2">
         <span className="fw-semibold">{t.profiles.channels}:</span> {channels}
       </p>
       <div className="d-flex flex-wrap gap-2">
-        <Link
-          to={`/app/profiles/${item.id}`}
-          className="btn btn-sm btn-outline-primary"
-          aria-label={`${t.profiles.edit}: ${item.name}`}
-        >
-          {t.profiles.edit}
-        </Link>
+        {item.lawId ? (
+          <Link to={`/app/laws/${encodeURIComponent(item.lawId)}`} className="btn btn-sm btn-outline-primary">
+            {t.profiles.followManage}
+          </Link>
+        ) : (
+          <Link
+            to={`/app/profiles/${item.id}`}
+            className="btn btn-sm btn-outline-primary"
+            aria-label={`${t.profiles.edit}: ${item.name}`}
+          >
+            {t.profiles.edit}
+          </Link>
+        )}
         <Form method="post">
           <input type="hidden" name="id" value={item.id} />
           <input type="hidden" name="intent" value={item.muted ? "unmute" : "mute"} />

@@ -1,5 +1,6 @@
 import type { LawPageView } from "../../../.server/laws/page";
 import type { Locale } from "../../../i18n/locales";
+import { CardTable } from "../card-table";
 import { fill } from "../messages";
 import { blockTitle, formatLawDate, type LawsMessages } from "./messages";
 
@@ -42,7 +43,15 @@ export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageVie
               <details className="small law-no-print">
                 <summary>{fill(p.versions, { count: block.versions.length })}</summary>
                 <div className="table-responsive">
-                  <table className="table table-sm mt-2">
+                  <CardTable
+                    labels={[
+                      p.versionColumns.norm,
+                      p.versionColumns.published,
+                      p.versionColumns.inForce,
+                      p.versionColumns.status,
+                    ]}
+                    className="table table-sm mt-2"
+                  >
                     <caption className="visually-hidden">{`${blockTitle(block.title, locale)}: ${fill(p.versions, { count: block.versions.length })}`}</caption>
                     <thead>
                       <tr>
@@ -81,7 +90,7 @@ export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageVie
                         </tr>
                       ))}
                     </tbody>
-                  </table>
+                  </CardTable>
                 </div>
               </details>
             ) : null}

@@ -21,4 +21,18 @@ describe("zod messages", () => {
       'Unrecognized key: "x"',
     );
   });
+
+  it("names the value given, not every allowed one, when an enum has many (issue 40)", () => {
+    const areas = z.enum(["banking", "tax", "labour", "energy", "health", "transport", "data-protection", "aml"]);
+    const es = areas.safeParse("bankin", { error: zodLocales.es }).error?.issues[0]?.message ?? "";
+    expect(es).toBe(
+      'Valor no admitido: "bankin". Los valores admitidos están en la descripción OpenAPI (/api/v1/openapi.json).',
+    );
+    const en = areas.safeParse("bankin", { error: zodLocales.en }).error?.issues[0]?.message ?? "";
+    expect(en).toMatch(/^Value not allowed: "bankin"\. /);
+    expect(en).not.toContain("transport");
+    // A short list is still listed.
+    const short = z.enum(["read", "admin"]).safeParse("write", { error: zodLocales.en }).error?.issues[0]?.message;
+    expect(short).toContain('"read"');
+  });
 });

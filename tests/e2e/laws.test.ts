@@ -135,7 +135,7 @@ describe("following articles of a law in the browser", () => {
     // A law's page opens once the organisation follows it (issue 37): first the whole law, by its id.
     await page.getByLabel("Identificador BOE, ELI o CELEX").fill(LAW);
     await page.getByRole("button", { name: "Seguir", exact: true }).click();
-    await page.getByText("Listo: sigues Toda la ley. Te avisaremos de cada cambio.").waitFor();
+    await page.getByText("Listo: sigues toda la ley. Te avisaremos de cada cambio.").waitFor();
     // A law followed whose text has not come yet has a page that says so (issue 37 item 6), not a 500.
     await page.getByLabel("Identificador BOE, ELI o CELEX").fill(PENDING);
     await page.getByRole("button", { name: "Seguir", exact: true }).click();
@@ -172,7 +172,7 @@ describe("following articles of a law in the browser", () => {
     await page.getByText(/Listo: sigues Artículo\s28, Artículo\s32/).waitFor();
     // Then only those two: the whole-law follow goes.
     await page.getByRole("button", { name: "Dejar de seguir: Toda la ley" }).click();
-    await page.getByText("Has dejado de seguir Toda la ley.").waitFor();
+    await page.getByText("Has dejado de seguir toda la ley.").waitFor();
     const [profile] = await server.app.database.db
       .select({ lawBlocks: alertProfiles.lawBlocks })
       .from(alertProfiles)

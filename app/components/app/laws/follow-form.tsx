@@ -140,7 +140,6 @@ export function LawFollowForm({
   const p = t.page;
   const f = p.follow;
   const titles = new Map(blocks.map((b) => [b.blockId, blockTitle(b.title, locale)]));
-  const following = follows.length > 0;
   const side = useRef<HTMLDetailsElement>(null);
   // Open beside the text on a wide screen (the layout's lg breakpoint); folded on a phone.
   useEffect(() => {
@@ -152,10 +151,56 @@ export function LawFollowForm({
       {/* Folded on a phone (an index of 150 entries came before the text); open beside the text on a wide screen. */}
       <details className="law-side-details" ref={side}>
         <summary className="btn btn-outline-secondary btn-sm mb-2">
-          {following ? p.toc : plural(locale, f.sideSummary, blocks.length)}
+          {plural(locale, f.sideSummary, blocks.length)}
         </summary>
-        {following ? (
-          // Already followed: the index alone (the follow is changed from the list above), no second form.
+        <Form method="post" aria-labelledby="law-follow-heading" className="card card-body mb-3">
+          <input type="hidden" name="intent" value="follow" />
+          <input type="hidden" name="law" value={lawId} />
+          <h2 id="law-follow-heading" className="h5">
+            {f.heading}
+          </h2>
+          <p className="small text-body-secondary">{f.lead}</p>
+          <fieldset className="mb-2">
+            <legend className="form-label fs-6">{f.scope}</legend>
+            <div className="form-check">
+              <input className="form-check-input" type="radio" name="scope" value="law" id="scope-law" defaultChecked />
+              <label className="form-check-label" htmlFor="scope-law">
+                {f.whole}
+              </label>
+            </div>
+            <div className="form-check">
+              <input className="form-check-input" type="radio" name="scope" value="blocks" id="scope-blocks" />
+              <label className="form-check-label" htmlFor="scope-blocks">
+                {f.chosen}
+              </label>
+            </div>
+          </fieldset>
+          <div className="mb-2">
+            <label htmlFor="follow-audience" className="form-label">
+              {f.audience}
+            </label>
+            <select id="follow-audience" name="audience" className="form-select">
+              <option value="me">{f.me}</option>
+              {groups.map((g) => (
+                <option key={g.id} value={`group:${g.id}`}>
+                  {fill(f.group, { name: g.name })}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="mb-3">
+            <label htmlFor="follow-mail" className="form-label">
+              {f.mail}
+            </label>
+            <select id="follow-mail" name="mail" className="form-select">
+              <option value="immediate">{f.mailNow}</option>
+              <option value="digest">{f.mailDigest}</option>
+              <option value="off">{f.mailOff}</option>
+            </select>
+          </div>
+          <button type="submit" className="btn btn-primary mb-3">
+            {f.submit}
+          </button>
           <nav aria-labelledby="law-toc-heading">
             <h2 id="law-toc-heading" className="h6">
               {p.toc}
@@ -164,96 +209,23 @@ export function LawFollowForm({
               {blocks.map((block) => (
                 <li
                   key={block.blockId}
-                  className={block.heading ? "law-toc-heading" : undefined}
+                  className={`d-flex gap-2 align-items-start${block.heading ? " law-toc-heading" : ""}`}
                   style={{ paddingLeft: `${Math.max(0, Math.min(block.depth, 6) - 1) * 0.5}rem` }}
                 >
+                  <input
+                    className="form-check-input flex-shrink-0 mt-1"
+                    type="checkbox"
+                    name="block"
+                    value={block.blockId}
+                    id={`follow-${block.anchor}`}
+                    aria-label={fill(f.pick, { title: blockTitle(block.title, locale) })}
+                  />
                   <TocLink block={block} href={hrefOf(block)} t={t} locale={locale} />
                 </li>
               ))}
             </ul>
           </nav>
-        ) : (
-          <Form method="post" aria-labelledby="law-follow-heading" className="card card-body mb-3">
-            <input type="hidden" name="intent" value="follow" />
-            <input type="hidden" name="law" value={lawId} />
-            <h2 id="law-follow-heading" className="h5">
-              {f.heading}
-            </h2>
-            <p className="small text-body-secondary">{f.lead}</p>
-            <fieldset className="mb-2">
-              <legend className="form-label fs-6">{f.scope}</legend>
-              <div className="form-check">
-                <input
-                  className="form-check-input"
-                  type="radio"
-                  name="scope"
-                  value="law"
-                  id="scope-law"
-                  defaultChecked
-                />
-                <label className="form-check-label" htmlFor="scope-law">
-                  {f.whole}
-                </label>
-              </div>
-              <div className="form-check">
-                <input className="form-check-input" type="radio" name="scope" value="blocks" id="scope-blocks" />
-                <label className="form-check-label" htmlFor="scope-blocks">
-                  {f.chosen}
-                </label>
-              </div>
-            </fieldset>
-            <div className="mb-2">
-              <label htmlFor="follow-audience" className="form-label">
-                {f.audience}
-              </label>
-              <select id="follow-audience" name="audience" className="form-select">
-                <option value="me">{f.me}</option>
-                {groups.map((g) => (
-                  <option key={g.id} value={`group:${g.id}`}>
-                    {fill(f.group, { name: g.name })}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="mb-3">
-              <label htmlFor="follow-mail" className="form-label">
-                {f.mail}
-              </label>
-              <select id="follow-mail" name="mail" className="form-select">
-                <option value="immediate">{f.mailNow}</option>
-                <option value="digest">{f.mailDigest}</option>
-                <option value="off">{f.mailOff}</option>
-              </select>
-            </div>
-            <button type="submit" className="btn btn-primary mb-3">
-              {f.submit}
-            </button>
-            <nav aria-labelledby="law-toc-heading">
-              <h2 id="law-toc-heading" className="h6">
-                {p.toc}
-              </h2>
-              <ul className="list-unstyled law-toc small mb-0">
-                {blocks.map((block) => (
-                  <li
-                    key={block.blockId}
-                    className={`d-flex gap-2 align-items-start${block.heading ? " law-toc-heading" : ""}`}
-                    style={{ paddingLeft: `${Math.max(0, Math.min(block.depth, 6) - 1) * 0.5}rem` }}
-                  >
-                    <input
-                      className="form-check-input flex-shrink-0 mt-1"
-                      type="checkbox"
-                      name="block"
-                      value={block.blockId}
-                      id={`follow-${block.anchor}`}
-                      aria-label={fill(f.pick, { title: blockTitle(block.title, locale) })}
-                    />
-                    <TocLink block={block} href={hrefOf(block)} t={t} locale={locale} />
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          </Form>
-        )}
+        </Form>
       </details>
     </>
   );

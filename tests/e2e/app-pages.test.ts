@@ -390,12 +390,22 @@ describe("follows, alerts and counts in words", () => {
     await context.close();
   }, 60_000);
 
-  test("a member without profiles is asked for one; the law page at 390 px starts with the text, the index folded", async () => {
+  test("an empty inbox asks for a first profile only when there is none; the law page at 390 px starts with the text", async () => {
+    // The second organisation's owner has no profile: asked to create one.
+    const first = await contextFor(secondOwner, { width: 390, height: 844 });
+    const firstPage = await first.newPage();
+    await switchLanguage(firstPage, "en");
+    await firstPage.goto(`${server.url}/app/alerts`);
+    expect(await firstPage.locator("main").textContent()).toContain("Create an alert profile");
+    await first.close();
+    // The member follows the law (a profile): told that the profiles found nothing new yet.
     const context = await contextFor(member, { width: 390, height: 844 });
     const page = await context.newPage();
     await switchLanguage(page, "en");
     await page.goto(`${server.url}/app/alerts`);
-    expect(await page.locator("main").textContent()).toContain("Create an alert profile");
+    expect(await page.locator("main").textContent()).toContain(
+      "No alerts yet: your profiles have not found anything new.",
+    );
     await page.goto(`${server.url}/app/laws/${lawId}`);
     await page.waitForLoadState("networkidle");
     const details = page.locator(".law-side-details");

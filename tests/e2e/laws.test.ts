@@ -17,6 +17,7 @@ import { databaseDirectory } from "../../app/.server/alerts/directory.ts";
 import { alertProfiles, alerts } from "../../app/.server/db/schema.ts";
 import { registerLaw } from "../../app/.server/law-texts/store.ts";
 import { configureLawAlerts, lawAlertsFor } from "../../app/.server/laws/service.ts";
+import { syncCatalogue } from "../../app/.server/sources/catalogue/sync.ts";
 import { pollAndAlert } from "../../app/.server/sources/consolidated/alerting.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
@@ -267,6 +268,49 @@ describe("following articles of a law in the browser", () => {
     expect(await page.getByTestId("law-pending").textContent()).toContain("ingestion is off");
     expect(await axeViolations(page)).toEqual([]);
     await shoot(page, "pending-en-1280-light");
+
+    step("catalogue");
+    // The catalogue of laws to follow (issue 39): found by an acronym, typed and sent from the keyboard.
+    replay.setLawChangeList(true);
+    await syncCatalogue({
+      database: server.app.database,
+      boeHttp: createSourceHttp({ userAgent: "test", source: "boe", perSecond: 10_000, retries: 1, backoffMs: 10 }),
+      cellarHttp: createSourceHttp({
+        userAgent: "test",
+        source: "cellar",
+        perSecond: 10_000,
+        retries: 1,
+        backoffMs: 10,
+      }),
+      boeApiUrl: replay.url,
+      cellarSparqlUrl: replay.sparqlUrl,
+      log: { info() {}, warn() {} },
+    });
+    await page.goto(`${server.url}/app/laws/catalogue`);
+    await page.getByLabel("Law", { exact: true }).fill("gdpr");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/q=gdpr/);
+    expect(await page.getByTestId("catalogue-results").locator("li").first().getAttribute("data-law")).toBe(
+      "32016R0679",
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    // Ley 39/2015, followed above, says so and opens its page; the LSSI is followed from its result.
+    await page.goto(`${server.url}/app/laws/catalogue?q=LPACAP`);
+    await page.getByTestId("catalogue-results").getByText("You follow it").waitFor();
+    await page.getByRole("link", { name: "Open the law" }).waitFor();
+    await page.goto(`${server.url}/app/laws/catalogue?q=lssi`);
+    await page.getByRole("button", { name: "Follow", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await page
+      .getByRole("status")
+      .getByText(/you follow/i)
+      .waitFor();
+    const lssi = await server.app.database.db
+      .select({ id: alertProfiles.id })
+      .from(alertProfiles)
+      .where(eq(alertProfiles.lawId, "BOE-A-2002-13758"));
+    expect(lssi).toHaveLength(1);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await close();
   }, 420_000);

@@ -38,8 +38,7 @@ export const laws: LawsMessages = {
     badDate: "That date is not valid: type a date such as 2019-11-06.",
     notInForce: "Not in force on this date.",
     amendedBy: "Acts that have amended it ({count})",
-    amendedBlocksOne: "1 part reworded",
-    amendedBlocks: "{count} parts reworded",
+    amendedBlocks: { one: "{count} part reworded", other: "{count} parts reworded" },
     pendingBanner: "Change published, consolidation pending",
     pendingItem: "{act} ({date}): {relation}",
     pendingLead:
@@ -177,8 +176,11 @@ export const laws: LawsMessages = {
     submit: "Search",
     source: "Source",
     sources: { all: "All", boe: "BOE", eu: "EU" },
-    results: "{count} laws found",
-    resultsMore: "First {count} laws: narrow the search to see others.",
+    results: { one: "{count} law found", other: "{count} laws found" },
+    resultsMore: {
+      one: "First {count} law: narrow the search to see others.",
+      other: "First {count} laws: narrow the search to see others.",
+    },
     none: "No law matches “{q}”. Try its number (Ley 39/2015), its acronym (LPACAP) or words from its title.",
     empty: "The catalogue is not loaded yet: it fills at the first daily check of the sources.",
     size: "{boe} BOE laws and {eu} EU acts, refreshed on {date}.",

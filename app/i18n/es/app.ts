@@ -132,7 +132,7 @@ export const app = {
   ssoAdmin: {
     nav: "Inicio de sesión único",
     title: "Inicio de sesión único (SSO) y SCIM",
-    lead: "Conecta el proveedor de identidad de tu organización (Entra ID, Okta, Google Workspace, Keycloak…) para que tu equipo entre con su cuenta de empresa y se dé de alta y de baja desde allí.",
+    lead: "Conecta el proveedor de identidad de tu organización (Entra ID, Okta, Google Workspace, Keycloak…) para que tu equipo entre con sus cuentas de empresa y se dé de alta y de baja desde allí.",
     tested: "La prueba de inicio de sesión ha funcionado. Ya puedes activar el proveedor.",
     saved: "Cambios guardados.",
     dnsMissing: "Todavía no vemos el registro TXT. Los cambios de DNS pueden tardar unos minutos en propagarse.",

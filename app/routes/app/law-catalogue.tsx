@@ -8,6 +8,7 @@ import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FollowMessage, type FollowResult } from "../../components/app/laws/follow-form";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/law-catalogue";
 
 export const handle = { layout: "bare" };
@@ -132,8 +133,8 @@ export default function LawCatalogue({ loaderData, actionData }: Route.Component
             {items.length === 0
               ? fill(c.none, { q })
               : more
-                ? fill(c.resultsMore, { count: items.length })
-                : fill(c.results, { count: items.length })}
+                ? plural(locale, c.resultsMore, items.length)
+                : plural(locale, c.results, items.length)}
           </h2>
           <ol className="list-unstyled" data-testid="catalogue-results">
             {items.map((item) => (

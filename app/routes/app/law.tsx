@@ -17,6 +17,7 @@ import { fill } from "../../components/app/messages";
 import type { Locale } from "../../i18n/locales";
 import { isCalendarDate } from "../../lib/calendar-date";
 import { madridDate } from "../../lib/madrid-date";
+import { plural } from "../../lib/plural";
 import type { Route } from "./+types/law";
 
 export const handle = { layout: "bare" };
@@ -203,7 +204,7 @@ export default function LawPage({ loaderData, actionData }: Route.ComponentProps
             {view.amendedBy.map((a) => (
               <li key={a.actId}>
                 <a href={a.href}>{a.actId}</a> ({formatLawDate(a.publishedOn, locale)}):{" "}
-                {a.blocks === 1 ? p.amendedBlocksOne : fill(p.amendedBlocks, { count: a.blocks })}
+                {plural(locale, p.amendedBlocks, a.blocks)}
               </li>
             ))}
           </ul>

@@ -21,10 +21,11 @@ export function formatLawDate(value: string | null | undefined, locale: Locale):
  * kind in brackets ("[preambulo]", "[firma]"); those are named in words in the reader's language.
  */
 export function blockTitle(title: string, language: Locale | LawsMessages): string {
-  const bracketed = /^\[([a-z_]+)\]$/.exec(title.trim());
-  if (!bracketed && title.trim() !== "") return title;
-  const kind = bracketed?.[1] ?? "";
   const messages = typeof language === "string" ? lawsMessages(language) : language;
   const names = messages.blockKinds as Record<string, string>;
-  return names[kind] ?? names.other ?? kind;
+  // "[preambulo]" as the index has it, or "preambulo" as the stored block keeps it.
+  const kind = /^\[?([a-z_]+)\]?$/.exec(title.trim())?.[1];
+  if (kind !== undefined && kind in names) return names[kind] ?? kind;
+  if (title.trim() === "") return names.other ?? "";
+  return title;
 }

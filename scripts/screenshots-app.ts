@@ -196,6 +196,8 @@ const pages: [string, string][] = [
     "law-compare-side",
     "/app/laws/BOE-A-2015-10565/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790&view=side",
   ],
+  ["triage", "/app/triage"],
+  ["obligations", "/app/obligations"],
   ["overview", "/app/overview"],
   ["evidence", `/app/evidence?document=${documentId}`],
   ["calendar-account", "/app/account/calendar"],

@@ -3,7 +3,7 @@
  * (`one` and `other` in Spanish and English; `many` where ICU has it), and `plural` picks it
  * with the platform's CLDR rules (Intl.PluralRules), so no message chooses its own form.
  */
-import { fillTemplate } from "./fill-template";
+import { fillTemplate } from "./fill-template.ts";
 
 export interface PluralText {
   one: string;

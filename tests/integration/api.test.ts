@@ -110,6 +110,7 @@ for (const target of databaseTargets()) {
         "/api/v1/follows",
         "/api/v1/follows/{id}",
         "/api/v1/laws",
+        "/api/v1/laws/catalogue",
         "/api/v1/laws/{id}",
         "/api/v1/laws/{id}/blocks/{blockId}/versions",
         "/api/v1/laws/{id}/compare",

@@ -2,7 +2,7 @@
 import { company } from "../../../../content/company.ts";
 import { escapeHtml } from "../../../../lib/escape-html.ts";
 import { longDay } from "../../../../lib/long-day.ts";
-import { plural } from "../../../../lib/plural";
+import { plural } from "../../../../lib/plural.ts";
 import { headerSafe } from "../../../mail/notification.ts";
 import type { Lang } from "../../profiles.ts";
 import { channelText, documentLink, fill, messageId, profileLink } from "../catalog.ts";

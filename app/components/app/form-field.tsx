@@ -42,3 +42,20 @@ export function FormAlert({ kind, children }: { kind: "danger" | "success" | "in
     </div>
   );
 }
+
+/** The six-digit code of an authenticator app, as every second-factor form asks for it. */
+export function TotpCodeField(
+  props: { label: string; errors?: readonly string[] | undefined } & InputHTMLAttributes<HTMLInputElement>,
+) {
+  return (
+    <FormField
+      name="code"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      required
+      {...props}
+    />
+  );
+}

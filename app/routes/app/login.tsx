@@ -10,7 +10,7 @@ import {
   withCookies,
 } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
-import { FormAlert, FormField } from "../../components/app/form-field";
+import { FormAlert, FormField, TotpCodeField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
 import { PasskeySignIn } from "../../components/app/passkey";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
@@ -197,16 +197,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <p className="text-body-secondary">{t.login.secondLead}</p>
             <Form method="post" noValidate className="mb-4" key="totp-form" ref={codeForm}>
               <input type="hidden" name="intent" value="totp" />
-              <FormField
+              <TotpCodeField
                 key="totp"
-                name="code"
                 id="field-totp"
                 autoFocus
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                pattern="[0-9]{6}"
-                maxLength={6}
-                required
                 label={t.login.code}
                 errors={actionData?.errors?.code}
               />

@@ -2,7 +2,7 @@ import { Form, redirect, useNavigation } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, appSessionContext, requestMeta, withCookies } from "../../.server/auth/guard";
 import { requestContext, servicesContext } from "../../.server/context";
-import { FormAlert, FormField } from "../../components/app/form-field";
+import { FormAlert, FormField, TotpCodeField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
 import { RecoveryCodes } from "../../components/app/recovery-codes";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
@@ -90,16 +90,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
               </code>
               <Form method="post" noValidate onSubmit={verify.onSubmit}>
                 <input type="hidden" name="intent" value="verify" />
-                <FormField
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9]{6}"
-                  maxLength={6}
-                  required
-                  label={t.mfa.code}
-                  errors={verify.errors?.code}
-                />
+                <TotpCodeField label={t.mfa.code} errors={verify.errors?.code} />
                 <button type="submit" className="btn btn-primary" disabled={busy}>
                   {t.mfa.submit}
                 </button>
@@ -115,16 +106,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
           <Form method="post" noValidate className="col-md-6" onSubmit={verify.onSubmit}>
             <p>{t.mfa.afterIdp}</p>
             <input type="hidden" name="intent" value="session" />
-            <FormField
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              required
-              label={t.mfa.code}
-              errors={verify.errors?.code}
-            />
+            <TotpCodeField label={t.mfa.code} errors={verify.errors?.code} />
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {t.login.verify}
             </button>

@@ -263,6 +263,15 @@ describe("kind", () => {
     ).toBe("resolution");
   });
 
+  it("quotes the title's own opening words, accents and capitals kept, as the kind's reason", () => {
+    const organic = classify(boe({ title: "Ley Orgánica 3/2018, de 5 de diciembre, de Protección de Datos.", section: "1" }));
+    expect(organic.kind).toBe("organic-law");
+    expect(organic.kindReason).toBe("El título empieza por «Ley Orgánica»");
+    expect(organic.kindReasonEn).toBe("The title starts with «Ley Orgánica»");
+    const ruling = classify(boe({ title: "Sala Segunda. Sentencia 12/2024, de 8 de enero.", section: "T" }));
+    expect(ruling.kindReason).toBe("El título empieza por «Sentencia»");
+  });
+
   it("makes every section V item an announcement and reads Constitutional Court titles", () => {
     expect(
       classify(

@@ -8,6 +8,7 @@ import type { SourceDocument } from "../documents/types.ts";
 import { classificationHints } from "../sources/registry.ts";
 import type { DocumentText } from "./document-text.ts";
 import { boeRanks, titleKinds } from "./tables/boe.ts";
+import { fold } from "./text.ts";
 
 export interface KindResult {
   id: KindId;
@@ -23,9 +24,10 @@ export function kindOf(doc: SourceDocument, text: DocumentText): KindResult {
   const title = text.foldedRankTitle;
   for (const { prefix, kind } of orderedTitleKinds) {
     if (title.startsWith(prefix) && !/[\p{L}]/u.test(title.charAt(prefix.length))) {
+      const opening = titleOpening(text, title, prefix);
       return {
         id: kind,
-        reason: { es: `El título empieza por «${prefix}»`, en: `The title starts with «${prefix}»` },
+        reason: { es: `El título empieza por «${opening}»`, en: `The title starts with «${opening}»` },
       };
     }
   }
@@ -40,4 +42,15 @@ export function kindOf(doc: SourceDocument, text: DocumentText): KindResult {
     };
   }
   return { id: "other", reason: { es: "Rango no reconocido en el título", en: "Rank not recognised from the title" } };
+}
+
+/**
+ * The title's own opening words as published ("Ley Orgánica", with its accent and capitals), for
+ * the reason a reader sees; the folded prefix only when the two cannot be lined up.
+ */
+function titleOpening(text: DocumentText, rankTitle: string, prefix: string): string {
+  const original = text.title.normalize("NFC").trim();
+  const start = text.foldedTitle.length - rankTitle.length;
+  const shown = original.slice(start, start + prefix.length);
+  return fold(shown) === prefix ? shown : prefix;
 }

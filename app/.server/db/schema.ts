@@ -13,6 +13,8 @@ export * from "./schema/collab.ts";
 export * from "./schema/corrections.ts";
 export * from "./schema/documents.ts";
 export * from "./schema/laws.ts";
+export * from "./schema/profile-feeds.ts";
+export * from "./schema/searches.ts";
 export * from "./schema/site.ts";
 export * from "./schema/sso.ts";
 export * from "./schema/triage.ts";

@@ -264,7 +264,9 @@ describe("kind", () => {
   });
 
   it("quotes the title's own opening words, accents and capitals kept, as the kind's reason", () => {
-    const organic = classify(boe({ title: "Ley Orgánica 3/2018, de 5 de diciembre, de Protección de Datos.", section: "1" }));
+    const organic = classify(
+      boe({ title: "Ley Orgánica 3/2018, de 5 de diciembre, de Protección de Datos.", section: "1" }),
+    );
     expect(organic.kind).toBe("organic-law");
     expect(organic.kindReason).toBe("El título empieza por «Ley Orgánica»");
     expect(organic.kindReasonEn).toBe("The title starts with «Ley Orgánica»");

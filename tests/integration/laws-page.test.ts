@@ -13,6 +13,7 @@ import { registerLaw } from "../../app/.server/law-texts/store.ts";
 import { compareVersions } from "../../app/.server/laws/compare-page.ts";
 import { followFromForm, followsOf, unfollowFromForm } from "../../app/.server/laws/follow-page.ts";
 import { lawPageView } from "../../app/.server/laws/page.ts";
+import { localTitle } from "../../app/.server/laws/titles.ts";
 import { syncCatalogue } from "../../app/.server/sources/catalogue/sync.ts";
 import { pollConsolidated } from "../../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
@@ -333,5 +334,30 @@ describe("the law page", () => {
     expect(noQuery.status).toBe(422);
     expect(checker.check("/api/v1/laws/catalogue", "get", 422, await noQuery.json())).toEqual([]);
     expect((await callApi(api, "/api/v1/laws/catalogue?q=ley")).status).toBe(401);
+  });
+
+  it("names a law in the reader's language where the catalogue has Cellar's title in it (the GDPR in Spanish)", async () => {
+    const GDPR = "32016R0679";
+    await database.db.execute(sql`
+      insert into law_catalogue (id, source, title, titles) values (${GDPR}, 'eu',
+        'Regulation (EU) 2016/679 of the European Parliament and of the Council',
+        ${JSON.stringify({
+          en: "Regulation (EU) 2016/679 of the European Parliament and of the Council",
+          es: "Reglamento (UE) 2016/679 del Parlamento Europeo y del Consejo",
+        })}::jsonb)
+      on conflict (id) do update set titles = excluded.titles`);
+    expect(await localTitle(database, GDPR, "as stored", "es")).toBe(
+      "Reglamento (UE) 2016/679 del Parlamento Europeo y del Consejo",
+    );
+    expect(await localTitle(database, GDPR, "as stored", "en")).toMatch(/^Regulation \(EU\) 2016\/679/);
+    // A law the catalogue has in one language only keeps its own title in the other.
+    await database.db.execute(sql`
+      update law_catalogue set titles = ${JSON.stringify({ es: "Ley 39/2015 (catálogo)" })}::jsonb where id = ${LAW}`);
+    expect((await followFromForm(database, member, meta, new FormData(), LAW)).ok).toBe(true);
+    const [spanish] = await followsOf(database, member, LAW, "es");
+    const [english] = await followsOf(database, member, LAW, "en");
+    expect(spanish?.lawTitle).toBe("Ley 39/2015 (catálogo)");
+    expect(english?.lawTitle).toMatch(/^Ley 39\/2015, de 1 de octubre/);
+    expect((await unfollowFromForm(database, member, meta, spanish!.id)).ok).toBe(true);
   });
 });

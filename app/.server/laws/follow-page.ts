@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import type { Locale } from "../../i18n/locales.ts";
 import { listProfiles, organisationGroups } from "../alerts/profile-admin.ts";
 import { recordAudit } from "../audit/record.ts";
 import { can, type MemberInfo } from "../auth/permissions.ts";
@@ -15,6 +16,7 @@ import type { Database } from "../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../db/schema.ts";
 import { defaultMaxFollowsPerOrganization, type Follow, followRefusal, resolveFollowedLaw } from "./follows.ts";
 import { organisationFollowsLaw } from "./reach.ts";
+import { localTitles } from "./titles.ts";
 
 export type FollowFailure =
   | "badLawId"
@@ -173,7 +175,12 @@ export interface FollowRow {
 }
 
 /** The follows the member sees: their own and, for admins, the organisation's group follows. */
-export async function followsOf(database: Database, member: MemberInfo, lawId?: string): Promise<FollowRow[]> {
+export async function followsOf(
+  database: Database,
+  member: MemberInfo,
+  lawId?: string,
+  locale?: Locale,
+): Promise<FollowRow[]> {
   const profiles = (await listProfiles(database, member)).filter(
     (p) => (p as { lawId?: string | null }).lawId && (!lawId || (p as { lawId?: string | null }).lawId === lawId),
   );
@@ -184,13 +191,14 @@ export async function followsOf(database: Database, member: MemberInfo, lawId?: 
     .from(laws)
     .where(inArray(laws.id, ids));
   const byId = new Map(lawRows.map((l) => [l.id, l]));
+  const titles = locale ? await localTitles(database, ids, locale) : new Map<string, string>();
   return profiles.map((p) => {
     const row = p as typeof p & { lawId: string; lawBlocks: string[] };
     const law = byId.get(row.lawId);
     return {
       id: row.id,
       lawId: row.lawId,
-      lawTitle: law?.title ?? row.lawId,
+      lawTitle: titles.get(row.lawId) ?? law?.title ?? row.lawId,
       blockIds: row.lawBlocks ?? [],
       groupId: row.groupId ?? null,
       groupName: row.groupName,

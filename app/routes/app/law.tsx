@@ -7,6 +7,7 @@ import { loadLawText } from "../../.server/law-texts/store";
 import { followFromForm, followsOf, unfollowFromForm } from "../../.server/laws/follow-page";
 import { lawPageView } from "../../.server/laws/page";
 import { organisationFollowsLaw, pendingLawView } from "../../.server/laws/reach";
+import { localTitle } from "../../.server/laws/titles";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
 import { FormAlert } from "../../components/app/form-field";
 import { type FollowItem, FollowList, FollowMessage, LawFollowForm } from "../../components/app/laws/follow-form";
@@ -31,9 +32,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!(await organisationFollowsLaw(database, member.organizationId, params.id))) {
     throw data("Not found", { status: 404 });
   }
-  const text = await loadLawText(database, params.id);
-  if (!text) throw data("Not found", { status: 404 });
-  const follows = await followsOf(database, member, params.id);
+  const loaded = await loadLawText(database, params.id);
+  if (!loaded) throw data("Not found", { status: 404 });
+  // The title in the reader's language where Cellar gave one (the catalogue keeps both).
+  const text = {
+    ...loaded,
+    law: { ...loaded.law, title: await localTitle(database, params.id, loaded.law.title, locale) },
+  };
+  const follows = await followsOf(database, member, params.id, locale);
   if (text.blocks.length === 0) {
     // Followed, not fetched yet (or unknown to the source): a page that says so, not a failure.
     return {

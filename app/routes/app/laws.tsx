@@ -14,7 +14,8 @@ export const handle = { layout: "bare" };
 export async function loader({ context }: Route.LoaderArgs) {
   const member = requireMember(context, "documents.read");
   const database = context.get(servicesContext).api.database;
-  return { locale: appLocale(context), follows: await followsOf(database, member) };
+  const locale = appLocale(context);
+  return { locale, follows: await followsOf(database, member, undefined, locale) };
 }
 
 /** Follow a law by BOE id, ELI or CELEX (whole law, for me), or stop following one. */

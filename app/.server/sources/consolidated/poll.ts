@@ -294,10 +294,3 @@ export async function pollConsolidated(deps: ConsolidatedDeps, options: { only?:
   }
   return result;
 }
-
-/** Laws present in the database for a set of ids (BOE-A ids typed or taken from documents). */
-export async function knownLawIds(database: Database, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await database.rows<{ id: string }>(sql`select id from laws where id = any(${ids}::text[])`);
-  return rows.map((r) => r.id);
-}

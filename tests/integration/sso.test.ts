@@ -5,6 +5,8 @@
  * the next keeps them in step; MFA claims count only when trusted; an existing account is linked
  * only after its owner confirms; a second organisation's IdP never lands anyone here.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateToken, createApiToken } from "../../app/.server/api/tokens.ts";
@@ -13,6 +15,7 @@ import { mergeCookies } from "../../app/.server/auth/cookies.ts";
 import type { RequestMeta } from "../../app/.server/auth/service.ts";
 import { createCalendarFeed, feedForToken } from "../../app/.server/calendar/feeds.ts";
 import { mailOutbox, member, teamMember, user } from "../../app/.server/db/schema/auth.ts";
+import { ssoProvider } from "../../app/.server/db/schema/sso.ts";
 import { scimRespond } from "../../app/.server/scim/http.ts";
 import * as adminSso from "../../app/routes/app/admin-sso.tsx";
 import { startServices } from "../support/contact-services.ts";
@@ -553,6 +556,97 @@ for (const target of databaseTargets()) {
         await auth.updateSsoProvider(owner.member, samlId, { trustIdpMfa: true }, owner.meta());
         expect(await (await samlSignIn({ ...luisa, classRef: multi })).outcome()).toMatchObject({ mfaVerified: true });
         expect(await (await samlSignIn(luisa)).outcome()).toMatchObject({ mfaVerified: false });
+      });
+
+      it("sets a provider up from the IdP's metadata, by URL (through the guard) or pasted, with clear refusals", async () => {
+        const auth = app.services.auth;
+        // The IdP's metadata endpoint on loopback (allowed here by SSO_ALLOW_PRIVATE_IDP_URLS=1, as on the premises).
+        const served = http.createServer((req, res) => {
+          if (req.url === "/metadata") {
+            res.writeHead(200, { "content-type": "application/samlmetadata+xml" }).end(keycloak.metadata);
+          } else res.writeHead(404).end("not here");
+        });
+        await new Promise<void>((resolve) => served.listen(0, "127.0.0.1", resolve));
+        const base = `http://127.0.0.1:${(served.address() as AddressInfo).port}`;
+        try {
+          const byUrl = await auth.createSsoProvider(
+            owner.member,
+            { kind: "saml", name: "Keycloak (metadata URL)", metadataUrl: `${base}/metadata` },
+            owner.meta(),
+          );
+          const byXml = await auth.createSsoProvider(
+            owner.member,
+            { kind: "saml", name: "Keycloak (pasted)", metadataXml: keycloak.metadata },
+            owner.meta(),
+          );
+          for (const id of [byUrl, byXml]) {
+            const [row] = await app.database.db.select().from(ssoProvider).where(eq(ssoProvider.id, id));
+            expect(row).toMatchObject({
+              samlIdpEntityId: keycloak.entityId,
+              samlEntryPoint: keycloak.ssoUrl,
+              enabled: false,
+            });
+            expect(row?.samlCertificate?.replace(/\s/g, "")).toBe(keycloak.cert.replace(/\s/g, ""));
+          }
+          const [created] = (
+            await listAuditEvents(app.database.db, owner.member.organizationId, {
+              action: "sso.provider_created",
+              limit: 2,
+            })
+          ).items;
+          expect(created?.detail).toMatchObject({
+            protocol: "saml",
+            from: "metadata_xml",
+            entityId: keycloak.entityId,
+          });
+          // A provider made from metadata signs in (test first, as any other).
+          const begun = await auth.beginSso(byUrl, { test: { userId: owner.member.userId } });
+          const { samlResponse } = await keycloak.answer(begun.url, (await auth.samlMetadata(byUrl)) ?? "", luisa);
+          expect(await auth.finishSaml(byUrl, samlResponse, carrying(owner.meta(), begun.setCookies))).toEqual({
+            kind: "tested",
+            providerId: byUrl,
+          });
+
+          const refusal = (input: Record<string, string>) =>
+            auth.createSsoProvider(owner.member, { kind: "saml", name: "Broken", ...input }, owner.meta()).then(
+              () => "created",
+              (error: { code?: string }) => error.code,
+            );
+          expect(await refusal({ metadataUrl: `${base}/gone` })).toBe("saml_metadata_unreachable");
+          expect(await refusal({ metadataUrl: "http://127.0.0.1:1/metadata" })).toBe("saml_metadata_unreachable");
+          expect(await refusal({ metadataXml: (await auth.samlMetadata(byUrl)) ?? "" })).toBe("saml_metadata_not_idp");
+          expect(
+            await refusal({
+              metadataXml: keycloak.metadata.replace(/<ds:X509Certificate>[^<]+/g, "<ds:X509Certificate>AAAA"),
+            }),
+          ).toBe("saml_certificate_invalid");
+          expect(
+            await refusal({
+              entryPoint: keycloak.ssoUrl,
+              idpEntityId: keycloak.entityId,
+              certificate: "not a certificate",
+            }),
+          ).toBe("saml_certificate_invalid");
+          expect(await refusal({ entryPoint: keycloak.ssoUrl, idpEntityId: "", certificate: keycloak.cert })).toBe(
+            "saml_metadata_not_idp",
+          );
+          const names = (await app.database.db.select().from(ssoProvider)).map((row) => row.name);
+          expect(names).not.toContain("Broken");
+          // The settings page answers the admin's form with the message key of the refusal.
+          const context = pageContext(app.database, owner.member, { auth: app.services.auth });
+          const answered = await adminSso.action(
+            pageRequest(
+              "/app/admin/sso",
+              context,
+              {},
+              { intent: "create-saml", name: "Broken", metadataXml: "<html>" },
+            ) as unknown as Parameters<typeof adminSso.action>[0],
+          );
+          expect(answered).toMatchObject({ data: { formError: "saml_metadata_invalid" }, init: { status: 422 } });
+          for (const id of [byUrl, byXml]) await app.database.db.delete(ssoProvider).where(eq(ssoProvider.id, id));
+        } finally {
+          await new Promise<void>((resolve) => served.close(() => resolve()));
+        }
       });
 
       it("refuses an unsigned assertion, signature wrapping, a wrong audience, an expired or replayed one, another request's answer, an XML entity", async () => {

@@ -49,6 +49,7 @@ export function samlIdp(entityId: string, keys: "idp" | "other" = "idp") {
     privateKey,
     signingCert: cert,
     singleSignOnService: [{ Binding: binding.redirect, Location: ssoUrl }],
+    singleLogoutService: [{ Binding: binding.redirect, Location: `${entityId}/logout` }],
     nameIDFormat: [emailFormat],
     wantAuthnRequestsSigned: false,
   });
@@ -57,6 +58,8 @@ export function samlIdp(entityId: string, keys: "idp" | "other" = "idp") {
     ssoUrl,
     /** The PEM a provider's admin pastes. */
     cert,
+    /** The IdP's metadata (entity ID, SSO URL, signing certificate), as an admin downloads it. */
+    metadata: idp.getMetadata(),
     /** The IdP's answer to the AuthnRequest in `requestUrl`: the base64 SAMLResponse a browser would post. */
     async answer(requestUrl: string, spMetadata: string, person: SamlPerson, overrides: SamlOverrides = {}) {
       const sp = samlify.ServiceProvider({ metadata: spMetadata });

@@ -44,7 +44,12 @@ export type AuthErrorCode =
   | "sso_refused"
   | "sso_unavailable"
   | "sso_no_provider"
-  | "sso_required";
+  | "sso_required"
+  | "saml_metadata_invalid"
+  | "saml_metadata_not_idp"
+  | "saml_metadata_no_sso"
+  | "saml_metadata_unreachable"
+  | "saml_certificate_invalid";
 
 export class AuthError extends Error {
   override name = "AuthError";

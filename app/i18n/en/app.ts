@@ -57,6 +57,16 @@ export const app: AppMessages = {
     sso_no_provider:
       "No identity provider is set up for that email. Sign in with your password or ask your administrator.",
     sso_required: "Your organisation requires signing in through its identity provider. Use “Sign in with SSO”.",
+    saml_metadata_invalid:
+      "The metadata is not a valid SAML document (well-formed XML, no DOCTYPE, one EntityDescriptor). Download it again from your provider.",
+    saml_metadata_not_idp:
+      "That metadata does not describe an identity provider (no IDPSSODescriptor or no entityID). Did you paste a service provider's?",
+    saml_metadata_no_sso:
+      "We found no sign-in URL (a SingleSignOnService with the HTTP-Redirect binding). Turn it on at your provider or type it in by hand.",
+    saml_metadata_unreachable:
+      "We could not download the metadata from that URL. Check that it is public and https, or paste the XML.",
+    saml_certificate_invalid:
+      "The signing certificate is not valid: it is missing, not an X.509 certificate, or expired. Copy your provider's current certificate.",
     generic: "The operation could not be completed. Please try again.",
     required: "This field is required.",
     email: "Enter a valid email address.",
@@ -163,6 +173,13 @@ export const app: AppMessages = {
     entryPoint: "The provider's sign-in (SSO) URL",
     idpEntityId: "The provider's entity ID",
     certificate: "Signing certificate (PEM)",
+    metadataUrl: "The provider's metadata URL",
+    metadataUrlHelp: "We download it now and read the entity ID, the sign-in URL and the certificate from it.",
+    metadataXml: "Or paste the metadata XML here",
+    byHand: "Or type the values in by hand",
+    spMetadata: "Download the SP metadata (XML)",
+    certificateUntil: "Certificate valid until",
+    testFirst: "Test the sign-in first: you can switch it on only after a test that worked.",
     add: "Add",
     domains: "Domains",
     domainsLead:

@@ -58,6 +58,16 @@ export const app = {
     sso_no_provider:
       "No hay ningún proveedor de identidad configurado para ese correo. Entra con tu contraseña o habla con tu administrador.",
     sso_required: "Tu organización exige entrar con su proveedor de identidad. Usa «Entrar con SSO».",
+    saml_metadata_invalid:
+      "Los metadatos no son un documento SAML válido (XML bien formado, sin DOCTYPE, con un EntityDescriptor). Descárgalos de nuevo de tu proveedor.",
+    saml_metadata_not_idp:
+      "Esos metadatos no describen un proveedor de identidad (falta IDPSSODescriptor o el entityID). ¿Has pegado los de un proveedor de servicio?",
+    saml_metadata_no_sso:
+      "No encontramos la URL de inicio de sesión (SingleSignOnService con enlace HTTP-Redirect). Actívala en tu proveedor o escríbela a mano.",
+    saml_metadata_unreachable:
+      "No hemos podido descargar los metadatos de esa URL. Comprueba que es pública y https, o pega el XML.",
+    saml_certificate_invalid:
+      "El certificado de firma no es válido: falta, no es un certificado X.509 o ha caducado. Copia el certificado vigente de tu proveedor.",
     generic: "No se ha podido completar la operación. Inténtalo de nuevo.",
     required: "Este campo es obligatorio.",
     email: "Escribe una dirección de correo válida.",
@@ -166,6 +176,14 @@ export const app = {
     entryPoint: "URL de inicio de sesión (SSO) del proveedor",
     idpEntityId: "ID de entidad del proveedor",
     certificate: "Certificado de firma (PEM)",
+    metadataUrl: "URL de metadatos del proveedor",
+    metadataUrlHelp:
+      "La descargamos ahora y leemos de ella el ID de entidad, la URL de inicio de sesión y el certificado.",
+    metadataXml: "O pega aquí el XML de metadatos",
+    byHand: "O escribe los valores a mano",
+    spMetadata: "Descargar los metadatos del SP (XML)",
+    certificateUntil: "Certificado válido hasta",
+    testFirst: "Primero prueba el inicio de sesión: solo puedes activarlo después de una prueba correcta.",
     add: "Añadir",
     domains: "Dominios",
     domainsLead:

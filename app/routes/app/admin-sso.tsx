@@ -3,6 +3,7 @@ import { authFailure } from "../../.server/auth/form-errors";
 import { appLocale, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
 import { isRole } from "../../.server/auth/permissions";
 import { requestContext, servicesContext } from "../../.server/context";
+import { certificateValidTo } from "../../.server/sso/saml-metadata";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, formatDateTime } from "../../components/app/messages";
 import type { Route } from "./+types/admin-sso";
@@ -36,6 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       jit: p.jit,
       trustIdpMfa: p.trustIdpMfa,
       urls: p.kind === "saml" ? auth.samlUrls(p.id) : null,
+      certificateValidTo: p.samlCertificate ? (certificateValidTo(p.samlCertificate)?.toISOString() ?? null) : null,
       mappings: settings.mappings
         .filter((m) => m.providerId === p.id)
         .map((m) => ({ idpGroup: m.idpGroup, role: m.role, teamId: m.teamId })),
@@ -88,6 +90,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           {
             kind: "saml",
             name: text(form, "name"),
+            metadataUrl: text(form, "metadataUrl"),
+            metadataXml: text(form, "metadataXml"),
             entryPoint: text(form, "entryPoint"),
             idpEntityId: text(form, "idpEntityId"),
             certificate: text(form, "certificate"),
@@ -204,8 +208,24 @@ export default function AdminSso({ loaderData, actionData }: Route.ComponentProp
                 <>
                   <Copy id={`entity-${p.id}`} label={s.spEntityId} value={p.urls.spEntityId} />
                   <Copy id={`acs-${p.id}`} label={s.acsUrl} value={p.urls.acsUrl} />
+                  <p className="small mb-2">
+                    <a href={p.urls.spEntityId} download={`sp-metadata-${p.id}.xml`}>
+                      {s.spMetadata}
+                    </a>
+                    {p.certificateValidTo ? (
+                      <>
+                        {" · "}
+                        {s.certificateUntil} {formatDateTime(p.certificateValidTo, locale)}
+                      </>
+                    ) : null}
+                  </p>
                 </>
               ) : null}
+              {p.enabled || p.testedAt ? null : (
+                <p className="small text-body-secondary mb-1" id={`test-first-${p.id}`}>
+                  {s.testFirst}
+                </p>
+              )}
               <div className="d-flex flex-wrap gap-2 my-2">
                 <Form method="post">
                   <input type="hidden" name="providerId" value={p.id} />
@@ -221,6 +241,7 @@ export default function AdminSso({ loaderData, actionData }: Route.ComponentProp
                     value={p.enabled ? "disable" : "enable"}
                     className="btn btn-outline-secondary btn-sm"
                     disabled={!p.enabled && !p.testedAt}
+                    aria-describedby={p.enabled || p.testedAt ? undefined : `test-first-${p.id}`}
                   >
                     {p.enabled ? s.disable : s.enable}
                   </button>
@@ -342,21 +363,53 @@ export default function AdminSso({ loaderData, actionData }: Route.ComponentProp
             <h3 className="h6">{s.addSaml}</h3>
             <input type="hidden" name="intent" value="create-saml" />
             <FormField name="name" id="saml-name" label={s.name} required maxLength={120} />
-            <FormField
-              name="entryPoint"
-              id="saml-sso"
-              label={s.entryPoint}
-              required
-              type="url"
-              placeholder="https://"
-            />
-            <FormField name="idpEntityId" id="saml-entity" label={s.idpEntityId} required />
             <div className="mb-3">
-              <label htmlFor="saml-cert" className="form-label">
-                {s.certificate}
+              <label htmlFor="saml-metadata-url" className="form-label">
+                {s.metadataUrl}
               </label>
-              <textarea id="saml-cert" name="certificate" className="form-control font-monospace" rows={4} required />
+              <input
+                id="saml-metadata-url"
+                name="metadataUrl"
+                type="url"
+                className="form-control"
+                placeholder="https://"
+                aria-describedby="saml-metadata-url-help"
+              />
+              <div id="saml-metadata-url-help" className="form-text">
+                {s.metadataUrlHelp}
+              </div>
             </div>
+            <div className="mb-3">
+              <label htmlFor="saml-metadata-xml" className="form-label">
+                {s.metadataXml}
+              </label>
+              <textarea
+                id="saml-metadata-xml"
+                name="metadataXml"
+                className="form-control font-monospace"
+                rows={3}
+                spellCheck={false}
+              />
+            </div>
+            <details className="mb-3">
+              <summary>{s.byHand}</summary>
+              <div className="mt-2">
+                <FormField name="entryPoint" id="saml-sso" label={s.entryPoint} type="url" placeholder="https://" />
+                <FormField name="idpEntityId" id="saml-entity" label={s.idpEntityId} />
+                <div className="mb-3">
+                  <label htmlFor="saml-cert" className="form-label">
+                    {s.certificate}
+                  </label>
+                  <textarea
+                    id="saml-cert"
+                    name="certificate"
+                    className="form-control font-monospace"
+                    rows={4}
+                    spellCheck={false}
+                  />
+                </div>
+              </div>
+            </details>
             <button type="submit" className="btn btn-primary">
               {s.add}
             </button>

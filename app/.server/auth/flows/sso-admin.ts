@@ -9,7 +9,14 @@ import { symmetricEncrypt } from "better-auth/crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { member, team } from "../../db/schema/auth.ts";
 import { ssoDomain, ssoGroupMapping, ssoPolicy, ssoProvider } from "../../db/schema/sso.ts";
-import { validateOutboundUrl } from "../../net/outbound.ts";
+import { outboundFetch, validateOutboundUrl } from "../../net/outbound.ts";
+import {
+  type IdpMetadata,
+  maxMetadataBytes,
+  readCertificate,
+  readIdpMetadata,
+  SamlMetadataError,
+} from "../../sso/saml-metadata.ts";
 import { isRole, type MemberInfo, type Role } from "../permissions.ts";
 import { AuthError, type RequestMeta } from "../types.ts";
 import { type AuthContext, auditByMember } from "./context.ts";
@@ -23,13 +30,18 @@ export interface OidcInput {
   scopes?: string;
 }
 
+/**
+ * A SAML provider from its metadata (a URL fetched through the outbound guard, or the XML
+ * pasted), or by hand (SSO URL, entity ID and certificate). Metadata wins when given.
+ */
 export interface SamlInput {
   kind: "saml";
   name: string;
-  entryPoint: string;
-  idpEntityId: string;
-  certificate: string;
   metadataUrl?: string;
+  metadataXml?: string;
+  entryPoint?: string;
+  idpEntityId?: string;
+  certificate?: string;
 }
 
 export type ProviderInput = (OidcInput | SamlInput) & { jit?: boolean; trustIdpMfa?: boolean; defaultRole?: Role };
@@ -66,7 +78,54 @@ export function ssoAdminFlow(ctx: AuthContext) {
     if (!policy.allowPrivate && new URL(value).protocol !== "https:") throw new AuthError("sso_unavailable");
   }
 
+  /** The IdP's metadata at `url`, fetched through the outbound guard (private addresses per SSO_ALLOW_PRIVATE_IDP_URLS). */
+  async function fetchMetadata(url: string): Promise<string> {
+    await checkUrl(url);
+    try {
+      const response = await outboundFetch(policy, { timeoutMs: 10_000, maxBytes: maxMetadataBytes })(url, {
+        headers: { accept: "application/samlmetadata+xml, application/xml, text/xml" },
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return await response.text();
+    } catch (error) {
+      ctx.log.warn({ url, err: (error as Error).message }, "SAML metadata not fetched");
+      throw new AuthError("saml_metadata_unreachable");
+    }
+  }
+
+  /** What a SAML provider keeps, from metadata or the admin's three values, each checked. */
+  async function samlValues(input: SamlInput): Promise<IdpMetadata & { metadataUrl: string | null }> {
+    const metadataUrl = input.metadataUrl?.trim() || null;
+    const pasted = input.metadataXml?.trim() || null;
+    try {
+      if (metadataUrl || pasted) {
+        const read = readIdpMetadata(metadataUrl ? await fetchMetadata(metadataUrl) : pasted!);
+        await checkUrl(read.ssoUrl);
+        return { ...read, metadataUrl };
+      }
+      const entityId = input.idpEntityId?.trim() ?? "";
+      const ssoUrl = input.entryPoint?.trim() ?? "";
+      if (!entityId || entityId.length > 1024) throw new SamlMetadataError("saml_metadata_not_idp", "no entity ID");
+      if (!URL.canParse(ssoUrl)) throw new SamlMetadataError("saml_metadata_no_sso", "no SSO URL");
+      await checkUrl(ssoUrl);
+      const certificate = readCertificate(input.certificate ?? "");
+      return { entityId, ssoUrl, certificate: certificate.pem, certificateValidTo: certificate.validTo, metadataUrl };
+    } catch (error) {
+      if (error instanceof SamlMetadataError) {
+        ctx.log.info({ problem: error.problem, err: error.message }, "SAML provider settings refused");
+        throw new AuthError(error.problem);
+      }
+      throw error;
+    }
+  }
+
   return {
+    /** The IdP's values read from its metadata (for the admin to check before adding): nothing is kept. */
+    async readSamlMetadata(actor: MemberInfo, input: { metadataUrl?: string; metadataXml?: string }) {
+      requireAdmin(actor);
+      return samlValues({ kind: "saml", name: "", ...input });
+    },
+
     async createSsoProvider(actor: MemberInfo, input: ProviderInput, meta: RequestMeta): Promise<string> {
       requireAdmin(actor);
       const id = randomUUID();
@@ -103,15 +162,14 @@ export function ssoAdminFlow(ctx: AuthContext) {
           );
         });
       } else {
-        await checkUrl(input.entryPoint);
-        if (input.metadataUrl) await checkUrl(input.metadataUrl);
+        const values = await samlValues(input);
         await db.transaction(async (tx) => {
           await tx.insert(ssoProvider).values({
             ...common,
-            samlEntryPoint: input.entryPoint.trim(),
-            samlIdpEntityId: input.idpEntityId.trim(),
-            samlCertificate: input.certificate.trim(),
-            samlMetadataUrl: input.metadataUrl?.trim() || null,
+            samlEntryPoint: values.ssoUrl,
+            samlIdpEntityId: values.entityId,
+            samlCertificate: values.certificate,
+            samlMetadataUrl: values.metadataUrl,
           });
           await auditByMember(
             tx,
@@ -121,7 +179,9 @@ export function ssoAdminFlow(ctx: AuthContext) {
             { type: "sso_provider", id },
             {
               protocol: "saml",
-              entityId: input.idpEntityId,
+              entityId: values.entityId,
+              from: values.metadataUrl ? "metadata_url" : input.metadataXml?.trim() ? "metadata_xml" : "manual",
+              certificateValidTo: values.certificateValidTo.toISOString(),
             },
           );
         });

@@ -169,11 +169,13 @@ describe("following articles of a law in the browser", () => {
     await page.getByRole("checkbox", { name: /^Seguir Artículo\s28$/ }).focus();
     await page.keyboard.press("Space");
     await page.getByRole("checkbox", { name: /^Seguir Artículo\s32$/ }).check();
-    await page.getByRole("button", { name: "Seguir", exact: true }).click();
-    await page.getByText(/Listo: sigues Artículo\s28, Artículo\s32/).waitFor();
-    // Then only those two: the whole-law follow goes.
-    await page.getByRole("button", { name: "Dejar de seguir: Toda la ley" }).click();
-    await page.getByText("Has dejado de seguir toda la ley.").waitFor();
+    // The member already follows the whole law: the form changes that follow (issue 40: no second one).
+    await page.getByRole("heading", { name: "Cambiar lo que sigues", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Guardar cambios", exact: true }).click();
+    await page.getByText(/Listo: ahora sigues Artículo\s28, Artículo\s32\./).waitFor();
+    // Only those two, in the one follow; the form shows them ticked.
+    expect(await page.getByRole("button", { name: /^Dejar de seguir/ }).count()).toBe(1);
+    expect(await page.getByRole("checkbox", { name: /^Seguir Artículo\s28$/ }).isChecked()).toBe(true);
     const [profile] = await server.app.database.db
       .select({ lawBlocks: alertProfiles.lawBlocks })
       .from(alertProfiles)
@@ -254,7 +256,7 @@ describe("following articles of a law in the browser", () => {
     // In English: the platform's language switch, then the same pages.
     await page.getByRole("button", { name: "English" }).click();
     await page.goto(`${server.url}/app/laws/${LAW}?date=2018-11-01`);
-    await page.getByRole("heading", { name: "Follow this law", exact: true }).waitFor();
+    await page.getByRole("heading", { name: "Change what you follow", exact: true }).waitFor();
     await page.getByText("Text in force on 1 November 2018.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${server.url}/app/laws/${LAW}/compare?block=a28&view=side`);

@@ -158,8 +158,13 @@ describe("the law page", () => {
     form.append("block", "a9");
     form.append("block", "a10");
     const made = await followFromForm(database, member, meta, form, LAW);
-    expect(made).toMatchObject({ ok: true, lawId: LAW, what: { whole: false } });
-    expect((await unfollowFromForm(database, member, meta, wholeId)).ok).toBe(true);
+    // Following the law again changes the member's follow: one follow per law and audience (issue 40).
+    expect(made).toMatchObject({ ok: true, lawId: LAW, what: { whole: false }, updated: true });
+    expect((await followsOf(database, member, LAW)).map((f) => [f.id, f.blockIds])).toEqual([[wholeId, ["a9", "a10"]]]);
+    const [audit] = await database.rows<{ action: string }>(
+      sql`select action from audit_events where object_id = ${wholeId} order by seq desc limit 1`,
+    );
+    expect(audit?.action).toBe("alert_profile.updated");
     expect(made.what?.titles.map((t) => t.replace(/\s/g, " "))).toEqual(["Artículo 9", "Artículo 10"]);
     const bad = new FormData();
     bad.set("scope", "blocks");

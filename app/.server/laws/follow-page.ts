@@ -6,7 +6,7 @@
  * (CELEX numbers) are registered with source 'eu' and read from Cellar at once.
  */
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Locale } from "../../i18n/locales.ts";
 import { listProfiles, organisationGroups } from "../alerts/profile-admin.ts";
 import { recordAudit } from "../audit/record.ts";
@@ -34,6 +34,8 @@ export interface FollowFormResult {
   /** What is now followed, for the confirmation: "whole" or the block titles. */
   what?: { whole: boolean; titles: string[] };
   unfollowed?: boolean;
+  /** An existing follow of the same law for the same audience was changed, not a second one made. */
+  updated?: boolean;
 }
 
 /** A typed BOE id, BOE ELI or CELEX number as a law id (BOE-A-…, 32016R0679). */
@@ -92,15 +94,48 @@ export async function followFromForm(
     if (blockIds.some((id) => !byId.has(id))) return { ok: false, failure: "badBlocks", lawId };
     for (const id of blockIds) titles.push(byId.get(id) || id);
   }
-  const refused = await database.db.transaction(async (tx) => {
-    const refusal = await followRefusal(tx, member.organizationId, lawId, maxFollows);
-    if (refusal) return refusal;
+  const outcome = await database.db.transaction(async (tx): Promise<FollowFailure | "created" | "updated"> => {
     await tx.insert(laws).values({ id: lawId, source, title: lawId }).onConflictDoNothing();
     const [law] = await tx.select({ title: laws.title }).from(laws).where(eq(laws.id, lawId));
     const name = (titles.length > 0 ? `${law?.title ?? lawId}: ${titles.join(", ")}` : (law?.title ?? lawId)).slice(
       0,
       200,
     );
+    // One follow of a law per audience (the member, or a group): following it again changes what
+    // that follow covers (issue 40: no second follow beside the first). The organisation's follows
+    // lock (followRefusal takes it too) keeps two concurrent posts from making two.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`follows:${member.organizationId}`}))`);
+    const [existing] = await tx
+      .select({ id: alertProfiles.id })
+      .from(alertProfiles)
+      .where(
+        and(
+          eq(alertProfiles.organizationId, member.organizationId),
+          eq(alertProfiles.lawId, lawId),
+          groupId
+            ? eq(alertProfiles.groupId, groupId)
+            : and(eq(alertProfiles.userId, member.userId), isNull(alertProfiles.groupId)),
+        ),
+      )
+      .limit(1);
+    if (existing) {
+      await tx
+        .update(alertProfiles)
+        .set({ name, emailMode, lawBlocks: blockIds, updatedAt: new Date() })
+        .where(eq(alertProfiles.id, existing.id));
+      await recordAudit(tx, {
+        organizationId: member.organizationId,
+        actor: { id: member.userId, email: member.email },
+        action: "alert_profile.updated",
+        object: { type: "alert_profile", id: existing.id },
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        detail: { name, lawId, blocks: blockIds, groupId },
+      });
+      return "updated";
+    }
+    const refusal = await followRefusal(tx, member.organizationId, lawId, maxFollows);
+    if (refusal) return refusal;
     const id = randomUUID();
     await tx.insert(alertProfiles).values({
       id,
@@ -122,10 +157,15 @@ export async function followFromForm(
       userAgent: meta.userAgent,
       detail: { name, lawId, blocks: blockIds, groupId },
     });
-    return undefined;
+    return "created";
   });
-  if (refused) return { ok: false, failure: refused, lawId };
-  return { ok: true, lawId, what: { whole: blockIds.length === 0, titles } };
+  if (outcome !== "created" && outcome !== "updated") return { ok: false, failure: outcome, lawId };
+  return {
+    ok: true,
+    lawId,
+    what: { whole: blockIds.length === 0, titles },
+    ...(outcome === "updated" ? { updated: true } : {}),
+  };
 }
 
 /** Deletes one of the member's follows (or, for admins, a group's), audited. */

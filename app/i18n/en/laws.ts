@@ -88,6 +88,11 @@ export const laws: LawsMessages = {
       mailDigest: "In the daily digest",
       mailOff: "In the platform only",
       submit: "Follow",
+      changeHeading: "Change what you follow",
+      changeLead:
+        "You already follow this law. Tick or untick parts in the contents, or choose the whole law, and save.",
+      save: "Save changes",
+      updated: "Done: you now follow {what}.",
       wholeInSentence: "the whole law",
       sideSummary: { one: "Contents and follow ({count} entry)", other: "Contents and follow ({count} entries)" },
       done: "Done: you follow {what}. We'll tell you about every change.",

@@ -85,6 +85,11 @@ export const laws = {
       mailDigest: "En el resumen diario",
       mailOff: "Solo en la plataforma",
       submit: "Seguir",
+      changeHeading: "Cambiar lo que sigues",
+      changeLead:
+        "Ya sigues esta ley. Marca o desmarca partes en el índice, o elige toda la ley, y guarda los cambios.",
+      save: "Guardar cambios",
+      updated: "Listo: ahora sigues {what}.",
       wholeInSentence: "toda la ley",
       sideSummary: { one: "Índice y seguimiento ({count} entrada)", other: "Índice y seguimiento ({count} entradas)" },
       done: "Listo: sigues {what}. Te avisaremos de cada cambio.",

@@ -13,6 +13,9 @@ export interface FollowItem {
   id: string;
   blockIds: string[];
   groupName: string | null;
+  /** A group's follow; null or absent for the member's own. */
+  groupId?: string | null;
+  emailMode?: string;
 }
 
 export interface FollowResult {
@@ -22,6 +25,7 @@ export interface FollowResult {
   limit?: number;
   what?: { whole: boolean; titles: string[] };
   unfollowed?: boolean;
+  updated?: boolean;
 }
 
 /** Why a follow was refused, in the member's language (undefined when it was not). */
@@ -54,7 +58,7 @@ export function FollowMessage({ t, result }: { t: LawsMessages; result: FollowRe
   if (result.ok) {
     return (
       <div className="alert alert-success" role="status">
-        {fill(result.unfollowed ? f.unfollowed : f.done, { what })}
+        {fill(result.unfollowed ? f.unfollowed : result.updated ? f.updated : f.done, { what })}
       </div>
     );
   }
@@ -140,6 +144,9 @@ export function LawFollowForm({
   const p = t.page;
   const f = p.follow;
   const titles = new Map(blocks.map((b) => [b.blockId, blockTitle(b.title, locale)]));
+  // The member's own follow of this law, if any: the form then changes it (one follow per audience).
+  const mine = follows.find((follow) => !follow.groupId && !follow.groupName);
+  const ticked = new Set(mine?.blockIds ?? []);
   const side = useRef<HTMLDetailsElement>(null);
   // Open beside the text on a wide screen (the layout's lg breakpoint); folded on a phone.
   useEffect(() => {
@@ -157,19 +164,33 @@ export function LawFollowForm({
           <input type="hidden" name="intent" value="follow" />
           <input type="hidden" name="law" value={lawId} />
           <h2 id="law-follow-heading" className="h5">
-            {f.heading}
+            {mine ? f.changeHeading : f.heading}
           </h2>
-          <p className="small text-body-secondary">{f.lead}</p>
+          <p className="small text-body-secondary">{mine ? f.changeLead : f.lead}</p>
           <fieldset className="mb-2">
             <legend className="form-label fs-6">{f.scope}</legend>
             <div className="form-check">
-              <input className="form-check-input" type="radio" name="scope" value="law" id="scope-law" defaultChecked />
+              <input
+                className="form-check-input"
+                type="radio"
+                name="scope"
+                value="law"
+                id="scope-law"
+                defaultChecked={ticked.size === 0}
+              />
               <label className="form-check-label" htmlFor="scope-law">
                 {f.whole}
               </label>
             </div>
             <div className="form-check">
-              <input className="form-check-input" type="radio" name="scope" value="blocks" id="scope-blocks" />
+              <input
+                className="form-check-input"
+                type="radio"
+                name="scope"
+                value="blocks"
+                id="scope-blocks"
+                defaultChecked={ticked.size > 0}
+              />
               <label className="form-check-label" htmlFor="scope-blocks">
                 {f.chosen}
               </label>
@@ -192,14 +213,19 @@ export function LawFollowForm({
             <label htmlFor="follow-mail" className="form-label">
               {f.mail}
             </label>
-            <select id="follow-mail" name="mail" className="form-select">
+            <select
+              id="follow-mail"
+              name="mail"
+              className="form-select"
+              defaultValue={mine?.emailMode === "off" || mine?.emailMode === "digest" ? mine.emailMode : "immediate"}
+            >
               <option value="immediate">{f.mailNow}</option>
               <option value="digest">{f.mailDigest}</option>
               <option value="off">{f.mailOff}</option>
             </select>
           </div>
           <button type="submit" className="btn btn-primary mb-3">
-            {f.submit}
+            {mine ? f.save : f.submit}
           </button>
           <nav aria-labelledby="law-toc-heading">
             <h2 id="law-toc-heading" className="h6">
@@ -218,6 +244,7 @@ export function LawFollowForm({
                     name="block"
                     value={block.blockId}
                     id={`follow-${block.anchor}`}
+                    defaultChecked={ticked.has(block.blockId)}
                     aria-label={fill(f.pick, { title: blockTitle(block.title, locale) })}
                   />
                   <TocLink block={block} href={hrefOf(block)} t={t} locale={locale} />

@@ -55,11 +55,34 @@ async function waitForMail(to: string, timeoutMs = 20_000) {
   throw new Error(`no mail to ${to}`);
 }
 
-async function enrol(page: Page, codeLabel: string, submit: string): Promise<{ uri: string; codes: string[] }> {
+async function enrol(
+  page: Page,
+  codeLabel: string,
+  submit: string,
+  keep?: { download: string; copy: string; copied: string },
+): Promise<{ uri: string; codes: string[] }> {
   const uri = (await page.getByTestId("otpauth-uri").textContent())?.trim() ?? "";
   expect(uri).toMatch(/^otpauth:\/\/totp\//);
   const codes = (await page.getByTestId("recovery-codes").locator("li").allTextContents()).map((code) => code.trim());
   expect(codes).toHaveLength(10);
+  if (keep) {
+    // Kept as a person would (issue 40): the text file downloaded holds every code, one per line…
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: keep.download }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.txt$/);
+    const file = readFileSync((await download.path()) ?? "", "utf8");
+    expect(file.split("\n").filter((line) => codes.includes(line.trim()))).toHaveLength(10);
+    // …and the copy button puts the same codes on the clipboard, its outcome announced.
+    await page
+      .context()
+      .grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+    await page.getByRole("button", { name: keep.copy }).click();
+    await page.getByRole("status").filter({ hasText: keep.copied }).waitFor();
+    const pasted = await page.evaluate(() => navigator.clipboard.readText());
+    expect(pasted.split("\n").map((line) => line.trim())).toEqual(codes);
+  }
   await page.getByLabel(codeLabel).fill(totpFromUri(uri));
   await page.getByRole("button", { name: submit }).click();
   await page.waitForURL(/\/app$/);
@@ -103,7 +126,11 @@ describe("platform in the browser", () => {
     // No other page before the second factor.
     await page.goto(`${server.url}/app/admin/members`);
     expect(new URL(page.url()).pathname).toBe("/app/mfa");
-    const enrolled = await enrol(page, "Código de la aplicación", "Activar");
+    const enrolled = await enrol(page, "Código de la aplicación", "Activar", {
+      download: "Descargar como archivo de texto",
+      copy: "Copiar los códigos",
+      copied: "Códigos copiados.",
+    });
     ownerUri = enrolled.uri;
     recoveryCodes = enrolled.codes;
     await page.getByRole("heading", { name: "Hola, Ana" }).waitFor({ timeout: 20_000 });

@@ -108,7 +108,21 @@ for (const target of databaseTargets()) {
       );
       await createProfile(database.db, "org1", es.parse({ name: "Bajo", userId: "dan", kinds: ["law"] }));
 
-      const doc = documents.add();
+      // The classifier's evidence, in both languages, as the stored labels carry it.
+      const labels: Array<{ id: string; score: number; reasons: string[]; explanations: unknown[] }> = [
+        {
+          id: "aml",
+          score: 0.9,
+          reasons: ["Palabra clave en el título: «blanqueo de capitales»"],
+          explanations: [
+            {
+              es: "Palabra clave en el título: «blanqueo de capitales»",
+              en: "Keyword in the title: «blanqueo de capitales»",
+            },
+          ],
+        },
+      ];
+      const doc = documents.add({ areas: labels });
       // Two instances match the same document at once: one set of matches and deliveries.
       const [first, second] = await Promise.all([
         matchDocument(database, doc.id, { loadDocument: documents.load, directory }),
@@ -130,6 +144,20 @@ for (const target of databaseTargets()) {
         sql`select user_id, profile_id from alerts where document_id = ${doc.id} order by user_id, profile_id`,
       );
       expect(alerts.map((a) => a.user_id).sort()).toEqual(["ana", "ana", "cai"]);
+      // Why each matched is kept with the match and with the alert (decision 0148).
+      const [anaAlert] = await database.rows<{ why: unknown }>(
+        sql`select why from alerts where document_id = ${doc.id} and profile_id = ${anaProfile.id}`,
+      );
+      expect(anaAlert?.why).toMatchObject({
+        via: "profile",
+        profile: { id: anaProfile.id, name: "Blanqueo", group: false },
+        areas: [{ id: "aml", evidence: [{ en: "Keyword in the title: «blanqueo de capitales»" }] }],
+        terms: ["blanqueo"],
+      });
+      const [match] = await database.rows<{ reasons: unknown }>(
+        sql`select reasons from alert_matches where document_id = ${doc.id} and profile_id = ${anaProfile.id}`,
+      );
+      expect(match?.reasons).toEqual(anaAlert?.why);
       expect(await unreadCount(database.db, "ana")).toBe(2);
       expect(await unreadCount(database.db, "bob")).toBe(0);
       expect(await unreadCount(database.db, "dan")).toBe(0);
@@ -140,12 +168,18 @@ for (const target of databaseTargets()) {
       expect(mail?.to).toEqual(["ana@example.com"]);
       expect(decoded).toContain(`${siteUrl}/app/documents/${doc.id}`);
       expect(decoded).toContain(`${siteUrl}/app/profiles/${anaProfile.id}`);
+      const anaWhy =
+        "Coincide con tu perfil «Blanqueo»: área Prevención del blanqueo (palabra clave en el título: «blanqueo de capitales»); términos: «blanqueo»";
+      expect(decoded).toContain(anaWhy);
 
       const chats = receiver.received.filter((r) => r.path === "/slack/hook");
       expect(chats).toHaveLength(1);
       const slack = JSON.parse(chats[0]?.body ?? "{}") as { text: string; blocks: unknown[] };
       expect(slack.text).toContain("New document for “Equipo &lt;AML&gt;”");
       expect(slack.blocks.length).toBeGreaterThan(0);
+      // The group profile asks for medium relevance or more: that is why, in the profile's language.
+      expect(slack.text).toContain("Matches the group profile “Equipo &lt;AML&gt;”: high relevance");
+      expect(JSON.stringify(slack.blocks)).toContain("Matches the group profile “Equipo <AML>”: high relevance");
 
       expect(await markDocumentAlertsRead(database.db, "ana", doc.id)).toBe(2);
       expect(await unreadCount(database.db, "ana")).toBe(0);
@@ -164,6 +198,8 @@ for (const target of databaseTargets()) {
       expect(digest?.text).toContain("Equipo <AML>");
       expect(digest?.html).toContain("Equipo &#60;AML&#62;");
       expect(digest?.subject).toMatch(/1 documento$/);
+      expect(digest?.text).toContain(`Por qué: ${anaWhy}`);
+      expect(digest?.text).toContain("Por qué: Coincide con el perfil de grupo «Equipo <AML>»: relevancia alta");
       expect(
         await buildDigest(database, { userId: "bob", email: "bob@example.com", language: "en" }, today, {
           from: "a@x.example",
@@ -196,6 +232,8 @@ for (const target of databaseTargets()) {
       const digestMail = decodeQuotedPrintable(sink.messages.find((m) => m.to.includes("cai@example.com"))?.raw ?? "");
       expect(digestMail).toContain("Digest for");
       expect(digestMail.match(/Real Decreto de prevención del blanqueo de capitales<\/a>/g)).toHaveLength(1);
+      // cai reads English: the same stored why, in cai's words.
+      expect(digestMail).toContain("Matches the group profile “Equipo &#60;AML&#62;”: high relevance");
     });
 
     it("signs webhooks with Standard Webhooks and retries a failing receiver", async () => {
@@ -237,6 +275,23 @@ for (const target of databaseTargets()) {
       };
       expect(verified.type).toBe("document.matched");
       expect(verified.data).toMatchObject({ webhookId: hook.id, document: { id: doc.id } });
+      // Why the subscription got it (decision 0148): its filters that the document met, signed with the rest.
+      expect((verified.data as unknown as { why: unknown }).why).toEqual({
+        via: "webhook",
+        areas: [
+          {
+            id: "aml",
+            name: { es: "Prevención del blanqueo", en: "Anti-money laundering" },
+            evidence: [{ es: "test", en: "test" }],
+          },
+        ],
+        terms: [],
+        filters: { relevance: "high" },
+        text: {
+          es: "Coincide con los filtros de esta suscripción: área Prevención del blanqueo (test); relevancia alta",
+          en: "Matches this subscription's filters: area Anti-money laundering (test); high relevance",
+        },
+      });
       expect(got[0]?.headers["webhook-signature"]).toMatch(/^v1,/);
       expect(() =>
         new Webhook(hook.secret).verify(`${got[0]?.body} `, got[0]?.headers as Record<string, string>),

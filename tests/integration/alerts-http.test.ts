@@ -136,6 +136,10 @@ describe("alerts over HTTP", () => {
     expect(home).toMatch(/data-testid="unread-count"[^>]*>1</);
     expect(home).toContain("Real Decreto de blanqueo de capitales");
     expect(home).toContain(`href="/app/documents/${documentId}"`);
+    // It says why, in the reader's language (decision 0148): the profile, its area and the classifier's evidence.
+    expect(home).toMatch(
+      /data-testid="alert-why"[^>]*>Coincide con tu perfil «Blanqueo»: área Prevención del blanqueo \(test\)</,
+    );
     const marked = await ana.request("/app/alerts", { form: { intent: "read", id: String(data.alertId) } });
     expect(await marked.text()).toContain("Alerta marcada como leída.");
     const after = await (await ana.request("/app/alerts?unread=1")).text();

@@ -216,7 +216,19 @@ for (const target of databaseTargets()) {
       ).toEqual(["u-alfa", "u-beta", "u-beta-2"]);
       const earlyInApp = early.find((d) => d.recipient === "u-alfa" && d.channel === "inapp")?.payload as {
         title: string;
+        why: unknown;
       };
+      // Why (decision 0148): the follow, the act, the followed article it names; kept with the match.
+      expect(earlyInApp.why).toMatchObject({
+        via: "follow",
+        profile: { group: false },
+        law: {
+          id: LAW,
+          change: "announced",
+          act: ACT,
+          articles: [{ id: "a28", title: expect.stringMatching(/Artículo 28/) }],
+        },
+      });
       expect(earlyInApp.title).toMatch(/Artículo 28/);
       expect(earlyInApp.title).toMatch(/consolidación pendiente/);
       const earlyMail = early.find((d) => d.recipient === "u-alfa" && d.channel === "mail")?.payload as {
@@ -226,6 +238,7 @@ for (const target of databaseTargets()) {
       expect(earlyMail.to).toBe("ana@alfa.example");
       expect(earlyMail.text).toContain(ACT);
       expect(earlyMail.text).toContain("Artículo 28");
+      expect(earlyMail.text).toMatch(new RegExp(`Sigues «[^»]+»( \\(«[^»]+»\\))?: ${ACT} modifica Artículo 28`));
       // Each organisation's deliveries carry its own organisation.
       const orgs = await database.rows<{ organization_id: string; recipient: string }>(sql`
         select distinct d.organization_id, d.recipient from deliveries d join alert_matches m on m.id::text = d.match_key
@@ -267,6 +280,7 @@ for (const target of databaseTargets()) {
       expect(newWording.length).toBeGreaterThan(50);
       expect(lateMail.text).toContain(newWording.slice(0, 200));
       expect(lateMail.text).toContain(`?change=${warning.changeId}`);
+      expect(lateMail.text).toMatch(/Your group follows “[^”]+”( \(“[^”]+”\))?: Artículo 28[^\n]* changed/);
       expect(lateMail.text).toMatch(/compare\?block=a28/);
       // The text at a date: the old wording before, the new one from its entry into force.
       const inForce = a28?.versions.find((v) => v.normId === ACT)?.inForceOn as string;
@@ -290,6 +304,15 @@ for (const target of databaseTargets()) {
       expect(lastEvent.law.id).toBe(LAW);
       expect(lastEvent.blocks.map((b) => b.id)).toEqual(["a28"]);
       expect(lastEvent.blocks[0]?.compareUrl).toMatch(/compare\?block=a28/);
+      // Why alfa's webhook hears of it: alfa's follow and the followed article that changed (none of beta's).
+      const eventWhy = (
+        lastEvent as unknown as {
+          why: Array<{ via: string; law: { articles: { id: string }[] }; text: { es: string } }>;
+        }
+      ).why;
+      expect(eventWhy).toHaveLength(1);
+      expect(eventWhy[0]).toMatchObject({ via: "follow", law: { change: "consolidated", articles: [{ id: "a28" }] } });
+      expect(eventWhy[0]?.text.es).toMatch(/^Sigues «[^»]+»( \(«[^»]+»\))?: ha cambiado Artículo 28/);
 
       // The alert's link (/app/documents/{change id}) leads to the law's page at that change.
       expect(await lawChangePath(database, changeId)).toBe(`/app/laws/${LAW}?change=${changeId}`);

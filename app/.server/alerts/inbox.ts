@@ -61,6 +61,8 @@ export async function alertsAfter(
 
 export interface InboxAlert extends AlertEvent {
   profileName: string | null;
+  /** Why it matched, as stored with the alert (alerts/why.ts); null for older alerts. */
+  why: unknown;
   createdAt: Date;
   readAt: Date | null;
 }
@@ -78,6 +80,7 @@ export async function recentAlerts(
       title: alerts.title,
       profileId: alerts.profileId,
       profileName: alertProfiles.name,
+      why: alerts.why,
       createdAt: alerts.createdAt,
       readAt: alerts.readAt,
     })

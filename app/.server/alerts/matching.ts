@@ -17,6 +17,7 @@ import type { AlertDirectory, ProfileMatch, Recipient } from "./channels/types.t
 import { webhookDelivery } from "./channels/webhook/index.ts";
 import { insertMatches } from "./matches.ts";
 import { type MatchableDocument, matches, type Profile, relevanceRank } from "./profiles.ts";
+import { documentWhy, whyForWebhook } from "./why.ts";
 
 export type { AlertDirectory, Recipient };
 
@@ -78,7 +79,11 @@ export async function matchDocument(
       ),
     )) as Profile[];
   const matched = candidates
-    .map((profile) => ({ profile, result: matches(profile, views.of(profile.organizationId)) }))
+    .map((profile) => {
+      const view = views.of(profile.organizationId);
+      const result = matches(profile, view);
+      return { profile, result, why: documentWhy("profile", profile, result.hits, view, profile) };
+    })
     .filter((entry) => entry.result.matched);
   const hooks = await db
     .select({
@@ -99,7 +104,11 @@ export async function matchDocument(
         ...prefilter(webhooks, views.widened),
       ),
     );
-  const matchedHooks = hooks.filter((hook) => matches(hook, views.of(hook.organizationId)).matched);
+  const matchedHooks = hooks.flatMap((hook) => {
+    const view = views.of(hook.organizationId);
+    const result = matches(hook, view);
+    return result.matched ? [{ hook, why: documentWhy("webhook", hook, result.hits, view) }] : [];
+  });
 
   // Recipients, read once for every matched profile (outside the transaction: no locks held).
   const userIds = [...new Set(matched.flatMap(({ profile }) => (profile.userId ? [profile.userId] : [])))];
@@ -118,9 +127,11 @@ export async function matchDocument(
     const inserted = await insertMatches(
       tx,
       documentId,
-      matched.map(({ profile, result }) => ({ profileId: profile.id, reasons: result.reasons })),
+      // The match keeps why it matched (decision 0148): every delivery of it says the same.
+      matched.map(({ profile, why }) => ({ profileId: profile.id, reasons: why })),
     );
     const byId = new Map(matched.map(({ profile }) => [profile.id, profile]));
+    const whyOf = new Map(matched.map(({ profile, why }) => [profile.id, why]));
     const channels = registeredChannels();
     // Triage (issue 26): each organisation this alert reaches gets the document as "new".
     await deps.onMatched?.(
@@ -143,6 +154,7 @@ export async function matchDocument(
         profile,
         recipients,
         now,
+        why: whyOf.get(profile.id) ?? documentWhy("profile", profile, { areas: [], terms: [] }, document, profile),
       };
       // Each channel builds its own payloads (in-app, mail now, Slack, Teams, …).
       for (const channel of channels)
@@ -157,12 +169,12 @@ export async function matchDocument(
             giveUpAt: prepared.giveUpAt ?? null,
           });
     }
-    for (const hook of matchedHooks)
+    for (const { hook, why } of matchedHooks)
       rows.push(
         webhookDelivery(hook, {
           type: "document.matched",
           matchKey: `webhook:${documentId}`,
-          data: { document: views.of(hook.organizationId) },
+          data: { document: views.of(hook.organizationId), why: whyForWebhook(why) },
           now,
         }),
       );

@@ -141,28 +141,41 @@ export interface FilterSet {
   query?: string | null;
 }
 
+/** What of a filter set a document met: the areas it shares with the filter, the terms found in its text. */
+export interface MatchHits {
+  areas: string[];
+  /** Keywords as the profile wrote them, then the query's words as typed. */
+  terms: string[];
+}
+
 /** Why a document passes a filter set; matched only when every set filter holds. */
-export function matches(profile: FilterSet, document: MatchableDocument): { matched: boolean; reasons: string[] } {
+export function matches(
+  profile: FilterSet,
+  document: MatchableDocument,
+): { matched: boolean; reasons: string[]; hits: MatchHits } {
   const reasons: string[] = [];
+  const hits: MatchHits = { areas: [], terms: [] };
+  const no = { matched: false, reasons: [], hits };
   if (profile.areas.length) {
     const hit = document.areas.map((a) => a.id).filter((id) => profile.areas.includes(id));
-    if (!hit.length) return { matched: false, reasons: [] };
+    if (!hit.length) return no;
     reasons.push(`area:${hit.join(",")}`);
+    hits.areas = hit;
   }
   if (profile.jurisdictions.length) {
-    if (!profile.jurisdictions.includes(document.jurisdiction)) return { matched: false, reasons: [] };
+    if (!profile.jurisdictions.includes(document.jurisdiction)) return no;
     reasons.push(`jurisdiction:${document.jurisdiction}`);
   }
   if (profile.kinds.length) {
-    if (!profile.kinds.includes(document.kind)) return { matched: false, reasons: [] };
+    if (!profile.kinds.includes(document.kind)) return no;
     reasons.push(`kind:${document.kind}`);
   }
   if (profile.sources.length) {
-    if (!profile.sources.includes(document.source)) return { matched: false, reasons: [] };
+    if (!profile.sources.includes(document.source)) return no;
     reasons.push(`source:${document.source}`);
   }
   if (profile.minRelevance > 0) {
-    if ((relevanceRank[document.relevance] ?? 0) < profile.minRelevance) return { matched: false, reasons: [] };
+    if ((relevanceRank[document.relevance] ?? 0) < profile.minRelevance) return no;
     reasons.push(`relevance:${document.relevance}`);
   }
   const keywords = profile.keywords ?? [];
@@ -173,16 +186,21 @@ export function matches(profile: FilterSet, document: MatchableDocument): { matc
     );
     if (keywords.length) {
       const hit = keywords.filter((keyword) => containsPhrase(haystack, keyword));
-      if (!hit.length) return { matched: false, reasons: [] };
+      if (!hit.length) return no;
       reasons.push(`keywords:${hit.join(",")}`);
+      hits.terms.push(...hit);
     }
     if (query) {
       const words = fold(query).split(" ").filter(Boolean);
-      if (!words.every((word) => containsPhrase(haystack, word))) return { matched: false, reasons: [] };
+      if (!words.every((word) => containsPhrase(haystack, word))) return no;
       reasons.push(`query:${query}`);
+      for (const word of query.split(/\s+/)) {
+        const typed = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+        if (fold(typed) && !hits.terms.some((term) => fold(term) === fold(typed))) hits.terms.push(typed);
+      }
     }
   }
-  return { matched: true, reasons: reasons.length ? reasons : ["all"] };
+  return { matched: true, reasons: reasons.length ? reasons : ["all"], hits };
 }
 
 export function toRow(organizationId: string, input: ProfileInput) {

@@ -5,6 +5,7 @@ import { lawAlerts as es } from "../../i18n/es/law-alerts.ts";
 import { escapeHtml } from "../../lib/escape-html.ts";
 import type { AlertMail } from "../alerts/channels/mail/ready.ts";
 import type { Lang } from "../alerts/profiles.ts";
+import { type MatchWhy, whyText } from "../alerts/why.ts";
 import type { ChangedBlockDetail } from "../law-texts/changes.ts";
 import { headerSafe } from "../mail/notification.ts";
 import { lawChangeLink, lawCompareLink, lawLink } from "./links.ts";
@@ -47,6 +48,8 @@ export function lawAlertMail(
     profileId: string;
     profileName: string;
     key: string;
+    /** Why the follow matched (decision 0148). */
+    why?: MatchWhy;
   },
 ): AlertMail {
   const l = lawCatalog(options.language);
@@ -55,9 +58,10 @@ export function lawAlertMail(
   const text: string[] = [];
   const html: string[] = [];
   const intro = view.kind === "announced" ? l.introAnnounced(options.profileName) : l.introChanged(options.profileName);
-  text.push(intro, "", view.lawTitle, `${l.openLaw}: ${lawUrl}`, "");
+  const why = options.why ? whyText(options.why, options.language, options.profileName) : "";
+  text.push(intro, "", view.lawTitle, ...(why ? [why] : []), `${l.openLaw}: ${lawUrl}`, "");
   html.push(
-    `<p>${escapeHtml(intro)}</p><h1 style="font-size:18px"><a href="${escapeHtml(lawUrl)}">${escapeHtml(view.lawTitle)}</a></h1>`,
+    `<p>${escapeHtml(intro)}</p><h1 style="font-size:18px"><a href="${escapeHtml(lawUrl)}">${escapeHtml(view.lawTitle)}</a></h1>${why ? `<p data-why>${escapeHtml(why)}</p>` : ""}`,
   );
   if (view.act) {
     const actUrl = view.act.documentId

@@ -16,6 +16,7 @@ import { queueWebhookEvent } from "../alerts/channels/webhook/index.ts";
 import { insertMatches } from "../alerts/matches.ts";
 import type { AlertDirectory, Recipient } from "../alerts/matching.ts";
 import type { Lang } from "../alerts/profiles.ts";
+import { followWhy, type MatchWhy, readWhy, whyForWebhook } from "../alerts/why.ts";
 import type { Database } from "../db/client.ts";
 import { rowsOf } from "../db/rows.ts";
 import { alertProfiles, lawAnnouncements, lawChanges, laws } from "../db/schema.ts";
@@ -167,14 +168,22 @@ export async function storeLawMatches(
   const blocks = await loadBlocks(database, change.lawId);
   const titleOf = new Map(blocks.map((b) => [b.blockId, b.title || b.blockId]));
 
+  const law = { id: change.lawId, title: view.lawTitle, change: view.kind, act: view.act?.id };
+  // Why each follow matched (decision 0148): the followed articles that changed, kept with the match.
+  const whys = matched.map(({ profile, hits }) => ({
+    profile,
+    why: followWhy(
+      profile,
+      law,
+      hits.map((id) => ({ id, title: titleOf.get(id) ?? id })),
+    ),
+  }));
+
   return database.db.transaction(async (tx) => {
     const inserted = await insertMatches(
       tx,
       changeId,
-      matched.map(({ profile, hits }) => ({
-        profileId: profile.id,
-        reasons: [{ law: change.lawId, kind: change.kind, blocks: hits.map((id) => titleOf.get(id) ?? id) }],
-      })),
+      whys.map(({ profile, why }) => ({ profileId: profile.id, reasons: why })),
       { fanOutLater: true },
     );
     // `law.changed` to the webhooks of every organisation that follows what changed (once per change).
@@ -185,7 +194,13 @@ export async function storeLawMatches(
         organisationId,
         type: "law.changed",
         key: changeId,
-        data: lawChangedEvent(view, deps.siteUrl),
+        data: {
+          ...lawChangedEvent(view, deps.siteUrl),
+          // The organisation's follows this change matched, and why (decision 0148).
+          why: whys
+            .filter(({ profile }) => profile.organizationId === organisationId)
+            .map(({ why }) => whyForWebhook(why)),
+        },
       });
     }
     return {
@@ -217,8 +232,8 @@ export async function fanOutLawMatches(
   const views = new Map<string, { view: LawChangeView; titles: Record<Lang, string> } | null>();
   let stored = 0;
   for (;;) {
-    const pending = await database.rows<{ id: string; document_id: string; profile_id: string }>(sql`
-      select id, document_id, profile_id from alert_matches
+    const pending = await database.rows<{ id: string; document_id: string; profile_id: string; reasons: unknown }>(sql`
+      select id, document_id, profile_id, reasons from alert_matches
       where fanout_pending ${options.changeId ? sql`and document_id = ${options.changeId}::uuid` : sql``}
       order by created_at, id limit ${fanOutBatch}`);
     if (pending.length === 0) return stored;
@@ -260,6 +275,9 @@ export async function fanOutLawMatches(
         const recipients = profile.userId
           ? [users.get(profile.userId)].filter((r): r is Recipient => Boolean(r))
           : (groups.get(profile.groupId ?? "") ?? []);
+        const why: MatchWhy | undefined = readWhy(
+          typeof match.reasons === "string" ? JSON.parse(match.reasons) : match.reasons,
+        );
         for (const recipient of recipients) {
           rows.push({
             id: randomUUID(),
@@ -273,6 +291,7 @@ export async function fanOutLawMatches(
               documentId: match.document_id,
               profileId: profile.id,
               title: change.titles[recipient.language],
+              ...(why ? { why } : {}),
             },
           });
           if (profile.emailMode === "immediate") {
@@ -292,6 +311,7 @@ export async function fanOutLawMatches(
                 profileId: profile.id,
                 profileName: profile.name,
                 key: deliveryId,
+                ...(why ? { why } : {}),
               }),
             });
           }

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { markAllRead, markRead, recentAlerts } from "../../.server/alerts/inbox";
 import { listProfiles } from "../../.server/alerts/profile-admin";
+import { readWhy, whyText } from "../../.server/alerts/why";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { FormAlert } from "../../components/app/form-field";
@@ -17,25 +18,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const unreadOnly = url.searchParams.get("unread") === "1";
   const before = Number(url.searchParams.get("before"));
   const { db } = context.get(servicesContext).alerts.database;
+  const locale = appLocale(context);
   const rows = await recentAlerts(db, member.userId, {
     limit: pageSize + 1,
     unreadOnly,
     ...(Number.isSafeInteger(before) && before > 0 ? { beforeId: before } : {}),
   });
-  const items = rows.slice(0, pageSize).map((row) => ({
-    alertId: row.alertId,
-    documentId: row.documentId,
-    title: row.title,
-    profileId: row.profileId,
-    profileName: row.profileName,
-    createdAt: row.createdAt.toISOString(),
-    read: row.readAt !== null,
-  }));
+  const items = rows.slice(0, pageSize).map((row) => {
+    const why = readWhy(row.why);
+    return {
+      alertId: row.alertId,
+      documentId: row.documentId,
+      title: row.title,
+      profileId: row.profileId,
+      profileName: row.profileName,
+      createdAt: row.createdAt.toISOString(),
+      read: row.readAt !== null,
+      // Why it matched, in the reader's language (decision 0148).
+      why: why ? whyText(why, locale, row.profileName) : null,
+    };
+  });
   // With no alerts, the page says why: no profile yet, or profiles that found nothing new.
   const hasProfiles =
     items.length > 0 || (await listProfiles(context.get(servicesContext).alerts.database, member)).length > 0;
   return {
-    locale: appLocale(context),
+    locale,
     hasProfiles,
     unreadOnly,
     items,
@@ -110,6 +117,11 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
                   {item.title}
                 </a>
                 {item.read ? null : <span className="badge text-bg-primary ms-2">{t.inbox.unreadBadge}</span>}
+                {item.why ? (
+                  <p className="small mb-1 mt-1" data-testid="alert-why">
+                    {item.why}
+                  </p>
+                ) : null}
                 <div className="small text-body-secondary">
                   {item.profileName ? `${t.inbox.profile}: ${item.profileName} · ` : ""}
                   {t.inbox.received} {formatDateTime(item.createdAt, locale)}

@@ -1,5 +1,6 @@
 /** What Slack and Teams share: the payload of a "chat" row, which app a URL belongs to, and the rows for a group profile's chat. */
 import { z } from "zod";
+import { matchWhy, whyText } from "../why.ts";
 import { channelText, fill } from "./catalog.ts";
 import type { PreparedDelivery, ProfileMatch } from "./types.ts";
 
@@ -17,6 +18,8 @@ export const chatPayload = z.object({
   title: z.string(),
   officialUrl: z.string(),
   publishedOn: z.string(),
+  /** Why it matched (decision 0148); absent on a shared document and on rows stored before. */
+  why: matchWhy.optional(),
 });
 export type ChatPayload = z.infer<typeof chatPayload>;
 
@@ -31,6 +34,11 @@ export function chatFormat(url: string): ChatFormat {
 export function chatIntro(payload: ChatPayload): string {
   const l = channelText(payload.language).chat;
   return payload.sharedBy ? fill(l.shared, { who: payload.sharedBy }) : fill(l.intro, { profile: payload.profileName });
+}
+
+/** The why line of a chat message, in the profile's language (none for a shared document). */
+export function chatWhy(payload: ChatPayload): string | undefined {
+  return payload.why && !payload.sharedBy ? whyText(payload.why, payload.language, payload.profileName) : undefined;
 }
 
 /** Matching asks Slack and Teams about every group profile: each URL is parsed once (a bounded memo). */
@@ -59,6 +67,7 @@ export function prepareChat(format: ChatFormat, match: ProfileMatch): PreparedDe
     title: match.document.title,
     officialUrl: match.document.officialUrl,
     publishedOn: match.document.publishedOn,
+    why: match.why,
   };
   return [{ kind: "chat", recipient: profile.chatWebhookUrl, payload }];
 }

@@ -1,5 +1,7 @@
 /** What the channels say, pinned: the move of their messages into the catalogs (issue 24) changed no byte of any mail or chat message. */
 import { describe, expect, it } from "vitest";
+import { escapeHtml } from "../../../lib/escape-html.ts";
+import type { MatchWhy } from "../why.ts";
 import { digestMail } from "./digest/render.ts";
 import { immediateMail } from "./mail/render.ts";
 import { shareMail } from "./mail/share.ts";
@@ -25,6 +27,23 @@ const chat = {
   title: "Ley *1/2026* de <pruebas>",
   officialUrl: "https://www.boe.es/x",
   publishedOn: "2026-11-23",
+};
+
+/** Why a document matched (decision 0148), as matching stores it. */
+const why: MatchWhy = {
+  via: "profile",
+  profile: { id: "p1", name: "Banca", group: false },
+  areas: [
+    {
+      id: "banking",
+      evidence: [
+        { es: "Palabra clave: «entidades de crédito»", en: "Keyword: «entidades de crédito»" },
+        { es: "BOE materia 60 «Activos financieros»", en: "BOE subject 60 «Activos financieros»" },
+      ],
+    },
+  ],
+  terms: ["solvencia", "<b>"],
+  filters: { relevance: "high" },
 };
 
 describe("channel messages", () => {
@@ -78,6 +97,32 @@ describe("channel messages", () => {
               shareId: "s-1",
             }),
           ).toMatchSnapshot();
+    });
+  }
+
+  for (const language of ["es", "en"] as const) {
+    it(`say why a document matched in every channel, in ${language}`, () => {
+      const mail = immediateMail({ ...alert, language, why }, { from: "a@vigia.example", siteUrl, deliveryId: "w" });
+      expect(mail).toMatchSnapshot();
+      const sentenceFor = (profile: string) =>
+        language === "es"
+          ? `Coincide con tu perfil «${profile}»: área Banca y entidades de crédito (palabra clave: «entidades de crédito»; BOE materia 60 «Activos financieros»); términos: «solvencia», «<b>»; relevancia alta`
+          : `Matches your profile “${profile}”: area Banking and credit institutions (keyword: «entidades de crédito»; BOE subject 60 «Activos financieros»); terms: «solvencia», «<b>»; high relevance`;
+      const sentence = sentenceFor(alert.profileName);
+      expect(mail.text).toContain(sentence);
+      expect(mail.html).toContain(escapeHtml(sentence));
+      for (const format of ["slack", "teams"] as const) {
+        const render = format === "slack" ? slackMessage : teamsMessage;
+        const message = render({ ...chat, format, language, why }, siteUrl);
+        expect(message).toMatchSnapshot();
+        expect(JSON.stringify(message)).toContain(JSON.stringify(sentenceFor(chat.profileName)).slice(1, -1));
+      }
+      const digest = digestMail(
+        [{ documentId: "d0", title: "Documento", profiles: [{ id: "p1", name: "Banca", why: sentence }] }],
+        { from: "a@vigia.example", to: "b@example.com", language, day: "2026-11-23", siteUrl, userId: "u:1" },
+      );
+      expect(digest).toMatchSnapshot();
+      expect(digest.text).toContain(sentence);
     });
   }
 });

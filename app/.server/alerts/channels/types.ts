@@ -8,6 +8,7 @@ import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { MailTransport } from "../../mail/transport.ts";
 import type { Lang, Profile } from "../profiles.ts";
+import type { MatchWhy } from "../why.ts";
 
 export interface Recipient {
   userId: string;
@@ -69,6 +70,8 @@ export interface ProfileMatch {
   /** The profile's user, or its group's members (already resolved). */
   recipients: Recipient[];
   now: Date;
+  /** Why it matched (decision 0148): every channel's payload carries it. */
+  why: MatchWhy;
 }
 
 /** A delivery a channel wants stored for a match (matching adds the id, match key and organisation). */

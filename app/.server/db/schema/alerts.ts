@@ -115,6 +115,8 @@ export const alerts = pgTable(
     documentId: uuid("document_id").notNull(),
     profileId: uuid("profile_id").notNull(),
     title: text("title").notNull(),
+    /** Why it matched (alerts/why.ts, decision 0148); null for alerts stored before. */
+    why: jsonb("why"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     readAt: timestamp("read_at", { withTimezone: true }),
   },

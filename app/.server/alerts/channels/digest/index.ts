@@ -12,6 +12,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { reachable } from "../../../documents/reach.ts";
 import type { Lang } from "../../profiles.ts";
+import { readWhy, whyText } from "../../why.ts";
 import type { AlertMail } from "../mail/ready.ts";
 import type { AlertDirectory, ChannelModule, Recipient } from "../types.ts";
 import { type DigestDeadline, type DigestItem, digestMail } from "./render.ts";
@@ -46,9 +47,11 @@ export async function buildDigest(
     title: string;
     profile_id: string;
     profile_name: string | null;
+    why: unknown;
     first: number;
   }>(sql`
-    select a.document_id, a.title, a.profile_id, p.name as profile_name, min(a.id) as first
+    select a.document_id, a.title, a.profile_id, p.name as profile_name, min(a.id) as first,
+      (array_agg(a.why order by a.id))[1] as why
     from alerts a left join alert_profiles p on p.id = a.profile_id
     where a.user_id = ${user.userId} and p.email_mode = 'digest' and (a.created_at at time zone ${zone})::date = ${day}::date
       and not exists (select 1 from documents d where d.id = a.document_id and not ${reachable(sql`p.organization_id`)})
@@ -60,7 +63,13 @@ export async function buildDigest(
   const items = new Map<string, DigestItem>();
   for (const row of rows) {
     const item = items.get(row.document_id) ?? { documentId: row.document_id, title: row.title, profiles: [] };
-    item.profiles.push({ id: row.profile_id, name: row.profile_name ?? "—" });
+    // Why it matched, as the alert stored it (decision 0148), in the recipient's language.
+    const why = readWhy(typeof row.why === "string" ? JSON.parse(row.why) : row.why);
+    item.profiles.push({
+      id: row.profile_id,
+      name: row.profile_name ?? "—",
+      ...(why ? { why: whyText(why, user.language, row.profile_name) } : {}),
+    });
     items.set(row.document_id, item);
   }
   return digestMail([...items.values()], {

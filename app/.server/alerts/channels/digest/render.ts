@@ -11,7 +11,8 @@ import type { AlertMail } from "../mail/ready.ts";
 export interface DigestItem {
   documentId: string;
   title: string;
-  profiles: { id: string; name: string }[];
+  /** Each profile that matched, with why (in the recipient's language) when the alert kept it. */
+  profiles: { id: string; name: string; why?: string }[];
 }
 
 /** Open work of the recipient's that is overdue or due soon (triage/digest-deadlines.ts gives them). */
@@ -74,6 +75,7 @@ export function digestMail(
       `- ${item.title}`,
       `  ${open}: ${documentLink(options.siteUrl, item.documentId)}`,
       `  ${l.profiles}: ${item.profiles.map((p) => `${p.name} (${change}: ${profileLink(options.siteUrl, p.id)})`).join("; ")}`,
+      ...item.profiles.flatMap((p) => (p.why ? [`  ${all.why.label}: ${p.why}`] : [])),
     ]),
     ...deadlineText,
   ].join("\n");
@@ -85,7 +87,10 @@ export function digestMail(
             (p) =>
               `<a href="${escapeHtml(profileLink(options.siteUrl, p.id))}" title="${escapeHtml(change)}">${escapeHtml(p.name)}</a>`,
           )
-          .join(", ")}</small></li>`,
+          .join(", ")}</small>${item.profiles
+          .filter((p) => p.why)
+          .map((p) => `<br><small data-why>${escapeHtml(p.why ?? "")}</small>`)
+          .join("")}</li>`,
     )
     .join("\n");
   const deadlineHtml = deadlines.length

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { rowsOf } from "../../../db/rows.ts";
 import { deliveries } from "../../../db/schema.ts";
 import { alertsChannel } from "../../inbox.ts";
+import { matchWhy } from "../../why.ts";
 import { type ChannelModule, deliveryKind, type PreparedDelivery, type ProfileMatch } from "../types.ts";
 
 export const inAppPayload = z.object({
@@ -16,6 +17,8 @@ export const inAppPayload = z.object({
   documentId: z.string(),
   profileId: z.string(),
   title: z.string(),
+  /** Why it matched (decision 0148); absent on rows stored before. */
+  why: matchWhy.optional(),
 });
 export type InAppPayload = z.infer<typeof inAppPayload>;
 
@@ -26,6 +29,7 @@ function prepare(match: ProfileMatch): PreparedDelivery[] {
       documentId: match.documentId,
       profileId: match.profile.id,
       title: match.document.title,
+      why: match.why,
     };
     return { kind: "inapp", recipient: recipient.userId, payload };
   });
@@ -43,8 +47,8 @@ export const inAppChannel: ChannelModule = {
         await ctx.database.db.transaction(async (tx) => {
           const inserted = await rowsOf<{ id: number | string }>(
             tx,
-            sql`insert into alerts (user_id, document_id, profile_id, title)
-            values (${p.userId}, ${p.documentId}, ${p.profileId}, ${p.title})
+            sql`insert into alerts (user_id, document_id, profile_id, title, why)
+            values (${p.userId}, ${p.documentId}, ${p.profileId}, ${p.title}, ${p.why ? JSON.stringify(p.why) : null}::jsonb)
             on conflict do nothing returning id`,
           );
           const id = inserted[0]?.id;
@@ -59,12 +63,19 @@ export const inAppChannel: ChannelModule = {
       async sendBatch(items, ctx) {
         await ctx.database.db.transaction(async (tx) => {
           const json = JSON.stringify(
-            items.map(({ payload: p }) => ({ u: p.userId, d: p.documentId, p: p.profileId, t: p.title })),
+            items.map(({ payload: p }) => ({
+              u: p.userId,
+              d: p.documentId,
+              p: p.profileId,
+              t: p.title,
+              w: p.why ?? null,
+            })),
           );
           const inserted = await rowsOf<{ id: number | string }>(
             tx,
-            sql`insert into alerts (user_id, document_id, profile_id, title)
-            select r->>'u', (r->>'d')::uuid, (r->>'p')::uuid, r->>'t' from jsonb_array_elements(${json}::jsonb) r
+            sql`insert into alerts (user_id, document_id, profile_id, title, why)
+            select r->>'u', (r->>'d')::uuid, (r->>'p')::uuid, r->>'t', nullif(r->'w', 'null'::jsonb)
+            from jsonb_array_elements(${json}::jsonb) r
             on conflict do nothing returning id`,
           );
           if (inserted.length) {

@@ -31,6 +31,7 @@ function prepare(match: ProfileMatch): PreparedDelivery[] {
       profileName: match.profile.name,
       officialUrl: match.document.officialUrl,
       publishedOn: match.document.publishedOn,
+      why: match.why,
     };
     return { kind: "email", recipient: recipient.userId, payload };
   });

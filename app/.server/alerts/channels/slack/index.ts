@@ -1,6 +1,6 @@
 /** The Slack channel: a group profile's incoming webhook gets `{ text, blocks }` in mrkdwn, its three control characters escaped. */
 import { channelText, documentLink } from "../catalog.ts";
-import { type ChatPayload, chatIntro, chatPayload, prepareChat } from "../chat.ts";
+import { type ChatPayload, chatIntro, chatPayload, chatWhy, prepareChat } from "../chat.ts";
 import { type ChannelModule, deliveryKind } from "../types.ts";
 
 export const slackPayload = chatPayload.extend({ format: chatPayload.shape.format.extract(["slack"]) });
@@ -10,7 +10,8 @@ export function slackMessage(payload: ChatPayload, siteUrl: string) {
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   const doc = documentLink(siteUrl, payload.documentId);
   const intro = chatIntro(payload);
-  const text = `${intro}: ${payload.title} ${doc}`;
+  const why = chatWhy(payload);
+  const text = `${intro}: ${payload.title} ${doc}${why ? `\n${why}` : ""}`;
   return {
     text: esc(text),
     blocks: [
@@ -18,6 +19,7 @@ export function slackMessage(payload: ChatPayload, siteUrl: string) {
         type: "section",
         text: { type: "mrkdwn", text: `*${esc(intro)}*\n<${doc}|${esc(payload.title)}>` },
       },
+      ...(why ? [{ type: "section", text: { type: "plain_text", text: why, emoji: false } }] : []),
       {
         type: "context",
         elements: [

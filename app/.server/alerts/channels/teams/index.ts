@@ -1,6 +1,6 @@
 /** The Microsoft Teams channel: an Adaptive Card attachment (what Workflows incoming webhooks accept). */
 import { channelText, documentLink } from "../catalog.ts";
-import { type ChatPayload, chatIntro, chatPayload, prepareChat } from "../chat.ts";
+import { type ChatPayload, chatIntro, chatPayload, chatWhy, prepareChat } from "../chat.ts";
 import { type ChannelModule, deliveryKind } from "../types.ts";
 
 export const teamsPayload = chatPayload.extend({ format: chatPayload.shape.format.extract(["teams"]) });
@@ -8,6 +8,7 @@ export const teamsPayload = chatPayload.extend({ format: chatPayload.shape.forma
 export function teamsMessage(payload: ChatPayload, siteUrl: string) {
   const l = channelText(payload.language);
   const doc = documentLink(siteUrl, payload.documentId);
+  const why = chatWhy(payload);
   const actions: { type: string; title: string; url: string }[] = [
     { type: "Action.OpenUrl", title: l.alert.open, url: doc },
   ];
@@ -26,6 +27,7 @@ export function teamsMessage(payload: ChatPayload, siteUrl: string) {
           body: [
             { type: "TextBlock", text: chatIntro(payload), weight: "Bolder", wrap: true },
             { type: "TextBlock", text: payload.title, wrap: true },
+            ...(why ? [{ type: "TextBlock", text: why, wrap: true, spacing: "Small" }] : []),
             {
               type: "TextBlock",
               text: `${l.chat.published}: ${payload.publishedOn}`,

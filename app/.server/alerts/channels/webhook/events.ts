@@ -4,9 +4,9 @@
  */
 export const webhookEvents = {
   "document.matched":
-    "A document within the organisation's reach matched the webhook's filters. data: { webhookId, document }",
+    "A document within the organisation's reach matched the webhook's filters. data: { webhookId, document, why } (why: the filters it met: areas with the classifier's evidence, terms, other filters, and the sentence in es and en).",
   "law.changed":
-    "A law the organisation follows changed (an amending act was published, or its consolidated text caught up).",
+    "A law the organisation follows changed (an amending act was published, or its consolidated text caught up). data.why: each of the organisation's follows it matched, with the followed articles that changed.",
   "document.triaged":
     "A document's triage (status, assignee, due date, impact or rationale) changed in the organisation.",
   "obligation.created": "An obligation was recorded from a document in the organisation.",

@@ -1,7 +1,9 @@
 /**
  * The evidence pack (issue 26): for one document or a period, what an auditor asks — who got the
  * alert and when (per channel), who opened it, the triage decisions and their authors, the
- * obligations, the notes the viewer may see, and the audit excerpt with the chain's verification.
+ * obligations, the notes the viewer may see, and the audit excerpt with the chain's verification;
+ * and (issue 39) the obligations anchored to a followed law's article with their reviews: the
+ * anchored and the new version, the decision, who and when.
  * One builder for the page, its JSON download and GET /api/v1/evidence; the organisation reach
  * rule decides which documents exist (another organisation's feed entry is simply not found).
  */
@@ -102,6 +104,43 @@ export interface DocumentEvidence {
   notes: NoteEvidence[];
 }
 
+/** One review of an article-anchored obligation: the version anchored, the new one, and the decision. */
+export interface ReviewEvidence {
+  id: string;
+  openedAt: string;
+  from: { normId: string; publishedOn: string; text: string };
+  to: { normId: string; publishedOn: string; text: string };
+  /** still_applies, changed, no_longer_applies; null while open. */
+  decision: string | null;
+  note: string | null;
+  newText: string | null;
+  decidedBy: { id: string; name: string } | null;
+  decidedAt: string | null;
+}
+
+/** An obligation anchored to an article of a followed law, with its review history (oldest first). */
+export interface LawObligationEvidence {
+  obligation: {
+    id: string;
+    title: string;
+    description: string;
+    status: string;
+    ownerUserId: string | null;
+    ownerTeamId: string | null;
+    createdBy: string;
+    createdAt: string;
+  };
+  anchor: {
+    lawId: string;
+    lawTitle: string;
+    blockId: string;
+    blockTitle: string;
+    /** The version anchored now (after the last decision). */
+    version: { normId: string; publishedOn: string };
+  };
+  reviews: ReviewEvidence[];
+}
+
 export interface AuditExcerptEvent {
   id: string;
   seq: number;
@@ -121,6 +160,11 @@ export interface EvidencePack {
   /** True when a period held more documents than the pack lists (maxPackDocuments). */
   truncated: boolean;
   documents: DocumentEvidence[];
+  /**
+   * Article-anchored obligations: a document's pack holds those the document's act re-worded
+   * (a review to or an anchor at its version); a period's those created or reviewed in it.
+   */
+  lawObligations: LawObligationEvidence[];
   audit: {
     events: AuditExcerptEvent[];
     verification: { valid: boolean; events: number; firstBroken: string | null; reason: string | null };
@@ -312,6 +356,114 @@ async function triageOf(database: Database, organizationId: string, documentId: 
   };
 }
 
+/** Article-anchored obligations of the pack (see EvidencePack.lawObligations), with their reviews. */
+async function lawObligationsOf(
+  database: Database,
+  organizationId: string,
+  scope: { norms: string[] } | { period: { from: Date; to: Date } },
+): Promise<LawObligationEvidence[]> {
+  if ("norms" in scope && scope.norms.length === 0) return [];
+  const which =
+    "norms" in scope
+      ? sql`(v.norm_id in (${sql.join(
+          scope.norms.map((n) => sql`${n}`),
+          sql`, `,
+        )}) or exists (select 1 from obligation_reviews r join law_block_versions rv on rv.id = r.to_version_id
+          where r.obligation_id = o.id and rv.norm_id in (${sql.join(
+            scope.norms.map((n) => sql`${n}`),
+            sql`, `,
+          )})))`
+      : sql`(o.created_at >= ${scope.period.from} and o.created_at < ${scope.period.to}
+          or exists (select 1 from obligation_reviews r where r.obligation_id = o.id
+            and (r.opened_at >= ${scope.period.from} and r.opened_at < ${scope.period.to}
+              or r.decided_at >= ${scope.period.from} and r.decided_at < ${scope.period.to})))`;
+  const obligations = await database.rows<{
+    id: string;
+    title: string;
+    description: string;
+    status: string;
+    owner_user_id: string | null;
+    owner_team_id: string | null;
+    created_by: string;
+    created_at: Date;
+    law_id: string;
+    law_title: string;
+    block_id: string;
+    block_title: string;
+    norm_id: string | null;
+    published_on: string | null;
+  }>(sql`
+    select o.id::text as id, o.title, o.description, o.status, o.owner_user_id, o.owner_team_id, o.created_by,
+      o.created_at, o.law_id, coalesce(l.title, o.law_id) as law_title, o.block_id,
+      coalesce(nullif(b.title, ''), o.block_id) as block_title, v.norm_id, v.published_on::text as published_on
+    from obligations o left join laws l on l.id = o.law_id
+    left join law_blocks b on b.law_id = o.law_id and b.block_id = o.block_id
+    left join law_block_versions v on v.id = o.law_version_id
+    where o.organization_id = ${organizationId} and o.anchor_kind = 'article' and ${which}
+    order by o.created_at, o.id
+    limit ${maxPackDocuments}`);
+  if (obligations.length === 0) return [];
+  const reviews = await database.rows<{
+    id: string;
+    obligation_id: string;
+    opened_at: Date;
+    from_norm: string | null;
+    from_published: string | null;
+    from_text: string;
+    to_norm: string | null;
+    to_published: string | null;
+    to_text: string;
+    decision: string | null;
+    note: string | null;
+    new_text: string | null;
+    decided_by: string | null;
+    decided_by_name: string | null;
+    decided_at: Date | null;
+  }>(sql`
+    select r.id::text as id, r.obligation_id::text as obligation_id, r.opened_at, f.norm_id as from_norm,
+      f.published_on::text as from_published, r.from_text, t.norm_id as to_norm, t.published_on::text as to_published,
+      r.to_text, r.decision, r.note, r.new_text, r.decided_by, r.decided_by_name, r.decided_at
+    from obligation_reviews r left join law_block_versions f on f.id = r.from_version_id
+    left join law_block_versions t on t.id = r.to_version_id
+    where r.organization_id = ${organizationId} and r.obligation_id in (${sql.join(
+      obligations.map((o) => sql`${o.id}::uuid`),
+      sql`, `,
+    )})
+    order by r.opened_at, r.id`);
+  return obligations.map((o) => ({
+    obligation: {
+      id: o.id,
+      title: o.title,
+      description: o.description,
+      status: o.status,
+      ownerUserId: o.owner_user_id,
+      ownerTeamId: o.owner_team_id,
+      createdBy: o.created_by,
+      createdAt: isoOf(o.created_at),
+    },
+    anchor: {
+      lawId: o.law_id,
+      lawTitle: o.law_title,
+      blockId: o.block_id,
+      blockTitle: o.block_title,
+      version: { normId: o.norm_id ?? "", publishedOn: o.published_on ?? "" },
+    },
+    reviews: reviews
+      .filter((r) => r.obligation_id === o.id)
+      .map((r) => ({
+        id: r.id,
+        openedAt: isoOf(r.opened_at),
+        from: { normId: r.from_norm ?? "", publishedOn: r.from_published ?? "", text: r.from_text },
+        to: { normId: r.to_norm ?? "", publishedOn: r.to_published ?? "", text: r.to_text },
+        decision: r.decision,
+        note: r.note,
+        newText: r.new_text,
+        decidedBy: r.decided_by ? { id: r.decided_by, name: r.decided_by_name ?? "" } : null,
+        decidedAt: iso(r.decided_at),
+      })),
+  }));
+}
+
 async function auditExcerpt(
   database: Database,
   organizationId: string,
@@ -319,7 +471,7 @@ async function auditExcerpt(
   obligationIds: string[],
   period: { from: Date; to: Date } | null,
 ): Promise<AuditExcerptEvent[]> {
-  if (documentIds.length === 0) return [];
+  if (documentIds.length === 0 && obligationIds.length === 0) return [];
   const list = (ids: string[]) =>
     ids.length
       ? sql.join(
@@ -421,11 +573,16 @@ export async function buildEvidencePack(
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
     });
   }
+  const lawObligations = await lawObligationsOf(
+    database,
+    organizationId,
+    "document" in scope ? { norms: rows.map((row) => row.source_id) } : { period: period! },
+  );
   const events = await auditExcerpt(
     database,
     organizationId,
     documents.map((d) => d.id),
-    documents.flatMap((d) => d.obligations.map((o) => o.id)),
+    [...documents.flatMap((d) => d.obligations.map((o) => o.id)), ...lawObligations.map((o) => o.obligation.id)],
     period,
   );
   const verification = await verifyAuditChain(database.db, organizationId);
@@ -439,6 +596,7 @@ export async function buildEvidencePack(
         : { document: null, from: scope.from, to: scope.to },
     truncated,
     documents,
+    lawObligations,
     audit: {
       events,
       verification: {

@@ -7,6 +7,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { lawBlocks, lawBlockVersions, lawChanges, laws } from "../db/schema.ts";
+import { openAnchoredReviews } from "../triage/law-anchors.ts";
 import type { Block, BlockVersion, Law, LawText } from "./model.ts";
 
 export interface StoredBlockInput {
@@ -154,6 +155,8 @@ export async function writeBlock(
         result.corrected.push({ ...version, previousHash: previous });
       }
     }
+    // Obligations anchored to this article go to review in the transaction that wrote its new wording.
+    if (result.added.length > 0 || result.corrected.length > 0) await openAnchoredReviews(tx, lawId, [input.blockId]);
     return result;
   });
 }

@@ -1,9 +1,11 @@
 /**
  * Obligations (issue 26): on a document the organisation decided applies, what it must do,
  * anchored to a paragraph of the document's text (its anchor `p-N` as the page renders it, the
- * paragraph's text kept as the excerpt), with an owner (member or group), a due date, a status
- * and a free reference to the internal policy or control it touches. Created and changed in one
- * transaction with their history, the audit event and the webhook event.
+ * paragraph's text kept as the excerpt), or (issue 39, decision 0146) to an article of a law the
+ * organisation follows at one of its versions (the article's wording kept as the excerpt), with
+ * an owner (member or group), a due date, a status and a free reference to the internal policy or
+ * control it touches. Created and changed in one transaction with their history, the audit event
+ * and the webhook event. An article's new wording opens a review (law-anchors.ts, reviews.ts).
  */
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -14,6 +16,7 @@ import { recordAudit } from "../audit/record.ts";
 import type { Db } from "../db/client.ts";
 import {
   type ChangeSet,
+  type ObligationAnchorKind,
   type ObligationStatus,
   obligationHistory,
   obligationStatuses,
@@ -23,6 +26,7 @@ import {
 import { reachable } from "../documents/reach.ts";
 import type { Paragraph } from "../documents/types.ts";
 import { madridDay } from "./due-date.ts";
+import { newestVersion, wordingOf } from "./law-anchors.ts";
 import { type Lang, triageText } from "./messages.ts";
 import { isGroupOf, isMemberOf, namesOf } from "./people.ts";
 import { type Assignee, type HistoryEntry, memberOrGroupInput, type TriageActor } from "./store.ts";
@@ -55,6 +59,31 @@ export function obligationCreateSchema(lang: Lang) {
 }
 export type ObligationCreate = z.output<ReturnType<typeof obligationCreateSchema>>;
 
+/** An obligation anchored to an article (block) of a followed law, at one of its versions. */
+export function lawObligationCreateSchema(lang: Lang) {
+  const t = triageText[lang];
+  const base = obligationCreateSchema(lang).omit({ anchor: true });
+  return base
+    .extend({
+      block: z
+        .string({ error: t.block })
+        .regex(/^[\w.-]{1,60}$/, t.block)
+        .meta({
+          description: "The article's block id in the law (a13, art_5…), as GET /api/v1/laws/{id}/text lists them",
+        }),
+      version: z
+        .string({ error: t.version })
+        .regex(/^[\w.-]{1,60}$/, t.version)
+        .optional()
+        .meta({
+          description:
+            "The version anchored, by its amending norm (BOE-A-…, CELEX); the article's newest version when omitted",
+        }),
+    })
+    .strict();
+}
+export type LawObligationCreate = z.output<ReturnType<typeof lawObligationCreateSchema>>;
+
 export function obligationPatchSchema(lang: Lang) {
   const t = triageText[lang];
   return z
@@ -71,10 +100,26 @@ export function obligationPatchSchema(lang: Lang) {
 }
 export type ObligationPatch = z.output<ReturnType<typeof obligationPatchSchema>>;
 
+/** An article anchor: the law, the block and the version anchored (its amending norm and dates). */
+export interface LawAnchor {
+  id: string;
+  title: string;
+  blockId: string;
+  blockTitle: string;
+  version: { normId: string; publishedOn: string; inForceOn: string | null };
+}
+
 export interface ObligationView {
   id: string;
-  documentId: string;
+  anchorKind: ObligationAnchorKind;
+  /** A paragraph anchor's document; null for an article anchor. */
+  documentId: string | null;
+  /** The paragraph (p-3) or the article's block id (a13). */
   anchor: string;
+  /** An article anchor's law, block and version; null for a paragraph anchor. */
+  law: LawAnchor | null;
+  /** The anchored article changed and the review is not decided yet. */
+  reviewNeeded: boolean;
   excerpt: string;
   title: string;
   description: string;
@@ -90,15 +135,71 @@ export interface ObligationView {
 
 type Row = typeof obligations.$inferSelect;
 
+const uuidList = (ids: readonly string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+
+/** Article anchors' laws, blocks and versions, and the obligations with an open review. */
+async function anchorsOf(db: Executor, list: readonly Row[]) {
+  const laws = new Map<string, LawAnchor>();
+  const open = new Set<string>();
+  const articles = list.filter((row) => row.anchorKind === "article");
+  if (articles.length > 0) {
+    const rows = (
+      (await db.execute(sql`select o.id::text as id, o.law_id, coalesce(l.title, o.law_id) as title, o.block_id,
+        coalesce(nullif(b.title, ''), o.block_id) as block_title, v.norm_id, v.published_on::text as published_on,
+        v.in_force_on::text as in_force_on
+      from obligations o left join laws l on l.id = o.law_id
+      left join law_blocks b on b.law_id = o.law_id and b.block_id = o.block_id
+      left join law_block_versions v on v.id = o.law_version_id
+      where o.id in (${uuidList(articles.map((row) => row.id))})`)) as unknown as {
+        rows: {
+          id: string;
+          law_id: string;
+          title: string;
+          block_id: string;
+          block_title: string;
+          norm_id: string | null;
+          published_on: string | null;
+          in_force_on: string | null;
+        }[];
+      }
+    ).rows;
+    for (const row of rows) {
+      laws.set(row.id, {
+        id: row.law_id,
+        title: row.title,
+        blockId: row.block_id,
+        blockTitle: row.block_title,
+        version: { normId: row.norm_id ?? "", publishedOn: row.published_on ?? "", inForceOn: row.in_force_on },
+      });
+    }
+    const reviews = (
+      (await db.execute(sql`select obligation_id::text as id from obligation_reviews
+        where decision is null and obligation_id in (${uuidList(articles.map((row) => row.id))})`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows;
+    for (const row of reviews) open.add(row.id);
+  }
+  return { laws, open };
+}
+
 async function viewsOf(db: Executor, list: readonly Row[], today: string): Promise<ObligationView[]> {
   const names = await namesOf(db, {
     users: list.flatMap((row) => (row.ownerUserId ? [row.ownerUserId] : [])),
     groups: list.flatMap((row) => (row.ownerTeamId ? [row.ownerTeamId] : [])),
   });
+  const anchors = await anchorsOf(db, list);
   return list.map((row) => ({
     id: row.id,
+    anchorKind: row.anchorKind,
     documentId: row.documentId,
     anchor: row.anchor,
+    law: anchors.laws.get(row.id) ?? null,
+    reviewNeeded: anchors.open.has(row.id),
     excerpt: row.excerpt,
     title: row.title,
     description: row.description,
@@ -144,7 +245,17 @@ export type ObligationOutcome =
   | { ok: false; error: "not_found" }
   | { ok: false; error: "field"; errors: Record<string, string[]> };
 
-function audit(tx: Executor, actor: TriageActor, action: string, obligation: Row, detail: Record<string, unknown>) {
+export function auditObligation(
+  tx: Executor,
+  actor: TriageActor,
+  action: string,
+  obligation: Row,
+  detail: Record<string, unknown>,
+) {
+  const anchor =
+    obligation.anchorKind === "article"
+      ? { lawId: obligation.lawId, blockId: obligation.blockId }
+      : { documentId: obligation.documentId };
   return recordAudit(tx, {
     organizationId: actor.organizationId,
     actor: { id: actor.userId, email: actor.email },
@@ -152,7 +263,119 @@ function audit(tx: Executor, actor: TriageActor, action: string, obligation: Row
     object: { type: "obligation", id: obligation.id },
     ip: actor.ip,
     userAgent: actor.userAgent,
-    detail: { documentId: obligation.documentId, ...detail, ...(actor.tokenId ? { tokenId: actor.tokenId } : {}) },
+    detail: { ...anchor, ...detail, ...(actor.tokenId ? { tokenId: actor.tokenId } : {}) },
+  });
+}
+const audit = auditObligation;
+
+/** The subject an obligation's webhook events name: its document, or its law and article. */
+async function subjectOf(db: Executor, organizationId: string, row: Row) {
+  if (row.anchorKind === "article") {
+    const anchors = await anchorsOf(db, [row]);
+    const law = anchors.laws.get(row.id);
+    return { law: law ? { id: law.id, title: law.title, blockId: law.blockId, blockTitle: law.blockTitle } : null };
+  }
+  const doc = row.documentId ? await document(db, organizationId, row.documentId) : undefined;
+  return doc ? { document: { id: doc.id, sourceId: doc.source_id, title: doc.title } } : undefined;
+}
+
+/** The organisation follows the law (laws/reach.ts: its members' or groups' follows). */
+async function followsLaw(db: Executor, organizationId: string, lawId: string): Promise<boolean> {
+  const result = (await db.execute(sql`select 1 from alert_profiles
+    where organization_id = ${organizationId} and law_id = ${lawId} limit 1`)) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
+}
+
+/**
+ * Records an obligation anchored to an article of a law the organisation follows, at the version
+ * named (or the article's newest): the article's wording is kept as the excerpt. Not found when the
+ * organisation does not follow the law or the law has no such article.
+ */
+export async function createLawObligation(
+  db: Db,
+  actor: TriageActor,
+  lawId: string,
+  input: LawObligationCreate,
+  lang: Lang,
+  now = new Date(),
+): Promise<ObligationOutcome> {
+  const t = triageText[lang];
+  if (await ownerError(db, actor.organizationId, input.owner)) {
+    return { ok: false, error: "field", errors: { owner: [t.assignee] } };
+  }
+  return db.transaction(async (tx): Promise<ObligationOutcome> => {
+    if (!(await followsLaw(tx, actor.organizationId, lawId))) return { ok: false, error: "not_found" } as const;
+    const versions = (
+      (await tx.execute(sql`select id::text as id, norm_id, published_on::text as published_on,
+        in_force_on::text as in_force_on, html, text from law_block_versions
+        where law_id = ${lawId} and block_id = ${input.block}`)) as unknown as {
+        rows: {
+          id: string;
+          norm_id: string;
+          published_on: string;
+          in_force_on: string | null;
+          html: string;
+          text: string;
+        }[];
+      }
+    ).rows;
+    if (versions.length === 0) return { ok: false, error: "field", errors: { block: [t.block] } } as const;
+    const chosen = input.version
+      ? versions
+          .filter((v) => v.norm_id === input.version)
+          .sort((a, b) => b.published_on.localeCompare(a.published_on))[0]
+      : await newestVersion(tx, lawId, input.block);
+    if (!chosen) return { ok: false, error: "field", errors: { version: [t.version] } } as const;
+    const [row] = await tx
+      .insert(obligations)
+      .values({
+        organizationId: actor.organizationId,
+        anchorKind: "article",
+        documentId: null,
+        anchor: input.block,
+        lawId,
+        blockId: input.block,
+        lawVersionId: chosen.id,
+        excerpt: wordingOf(chosen),
+        title: input.title,
+        description: input.description.trim(),
+        ownerUserId: input.owner?.type === "user" ? input.owner.id : null,
+        ownerTeamId: input.owner?.type === "group" ? input.owner.id : null,
+        dueOn: input.dueOn,
+        status: input.status,
+        reference: input.reference.trim(),
+        createdBy: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const changes: ChangeSet = { status: { from: null, to: row!.status }, title: { from: null, to: row!.title } };
+    await tx.insert(obligationHistory).values({
+      organizationId: actor.organizationId,
+      obligationId: row!.id,
+      actorUserId: actor.userId,
+      actorName: actor.name,
+      at: now,
+      changes,
+    });
+    const view = (await viewsOf(tx, [row!], madridDay(now)))[0]!;
+    await queueTriageWebhookEvent(
+      tx,
+      actor.organizationId,
+      "obligation.created",
+      {
+        ...(await subjectOf(tx, actor.organizationId, row!)),
+        obligation: view,
+        actor: { id: actor.userId, name: actor.name },
+      },
+      now,
+    );
+    await audit(tx, actor, "obligation.created", row!, {
+      title: row!.title,
+      anchor: row!.anchor,
+      normId: chosen.norm_id,
+    });
+    return { ok: true, obligation: view, changes } as const;
   });
 }
 
@@ -184,6 +407,7 @@ export async function createObligation(
       .insert(obligations)
       .values({
         organizationId: actor.organizationId,
+        anchorKind: "paragraph",
         documentId,
         anchor: input.anchor,
         excerpt: paragraph.text.slice(0, 2000),
@@ -241,8 +465,8 @@ export async function updateObligation(
     const key = and(eq(obligations.id, obligationId), eq(obligations.organizationId, actor.organizationId));
     const [current] = await tx.select().from(obligations).where(key).for("update");
     if (!current) return { ok: false, error: "not_found" } as const;
-    const doc = await document(tx, actor.organizationId, current.documentId);
-    if (!doc) return { ok: false, error: "not_found" } as const;
+    const subject = await subjectOf(tx, actor.organizationId, current);
+    if (!subject) return { ok: false, error: "not_found" } as const;
     const next = { ...current };
     if (patch.title !== undefined) next.title = patch.title;
     if (patch.description !== undefined) next.description = patch.description.trim();
@@ -292,7 +516,7 @@ export async function updateObligation(
       actor.organizationId,
       "obligation.updated",
       {
-        document: { id: current.documentId, sourceId: doc.source_id, title: doc.title },
+        ...subject,
         obligation: view,
         changes,
         actor: { id: actor.userId, name: actor.name },
@@ -311,7 +535,7 @@ export async function getObligation(db: Db, organizationId: string, obligationId
     .select()
     .from(obligations)
     .where(and(eq(obligations.id, obligationId), eq(obligations.organizationId, organizationId)));
-  if (!row || !(await document(db, organizationId, row.documentId))) return undefined;
+  if (!row || !(await subjectOf(db, organizationId, row))) return undefined;
   return (await viewsOf(db, [row], madridDay(now)))[0];
 }
 
@@ -341,6 +565,10 @@ export interface ObligationFilters {
   dueFrom: string | null;
   dueTo: string | null;
   overdue: boolean;
+  /** Only obligations whose anchored article changed and wait for a review. */
+  review: boolean;
+  /** One law's obligations (article anchors). */
+  lawId: string | null;
 }
 
 export function parseObligationFilters(params: URLSearchParams): ObligationFilters {
@@ -349,6 +577,8 @@ export function parseObligationFilters(params: URLSearchParams): ObligationFilte
   const [kind, id] = [ownerParam.slice(0, ownerParam.indexOf(":")), ownerParam.slice(ownerParam.indexOf(":") + 1)];
   const document = params.get("document");
   const overdue = params.get("overdue");
+  const review = params.get("review");
+  const law = params.get("law");
   return {
     statuses: params
       .getAll("status")
@@ -359,10 +589,13 @@ export function parseObligationFilters(params: URLSearchParams): ObligationFilte
     dueFrom: day(params.get("due_from")),
     dueTo: day(params.get("due_to")),
     overdue: overdue === "1" || overdue === "true" || overdue === "on",
+    review: review === "1" || review === "true" || review === "on",
+    lawId: law && /^[\w.-]{1,60}$/.test(law) ? law : null,
   };
 }
 
 export interface RegisterRow extends ObligationView {
+  /** A paragraph anchor's document (BOE id…) and title; "" for an article anchor. */
   sourceId: string;
   documentTitle: string;
 }
@@ -375,7 +608,12 @@ export async function listObligations(
   options: { now?: Date; limit?: number } = {},
 ): Promise<RegisterRow[]> {
   const today = madridDay(options.now ?? new Date());
-  const where: SQL[] = [sql`o.organization_id = ${organizationId}`, reachable(organizationId)];
+  // A paragraph anchor within the organisation's reach (documents/reach.ts); an article anchor is
+  // the organisation's own record of a public law's text (decision 0146).
+  const where: SQL[] = [
+    sql`o.organization_id = ${organizationId}`,
+    sql`(o.anchor_kind = 'article' or ${reachable(organizationId)})`,
+  ];
   if (filters.statuses.length) {
     where.push(
       sql`o.status in (${sql.join(
@@ -390,9 +628,13 @@ export async function listObligations(
   if (filters.dueFrom) where.push(sql`o.due_on >= ${filters.dueFrom}::date`);
   if (filters.dueTo) where.push(sql`o.due_on <= ${filters.dueTo}::date`);
   if (filters.overdue) where.push(sql`o.due_on < ${today}::date and o.status in ('open', 'in_progress')`);
+  if (filters.review) {
+    where.push(sql`exists (select 1 from obligation_reviews r where r.obligation_id = o.id and r.decision is null)`);
+  }
+  if (filters.lawId) where.push(sql`o.law_id = ${filters.lawId}`);
   const found = (
-    (await db.execute(sql`select o.id, d.source_id, d.title as document_title from obligations o
-    join documents d on d.id = o.document_id where ${sql.join(where, sql` and `)}
+    (await db.execute(sql`select o.id, coalesce(d.source_id, '') as source_id, coalesce(d.title, '') as document_title
+    from obligations o left join documents d on d.id = o.document_id where ${sql.join(where, sql` and `)}
     order by o.due_on asc nulls last, o.created_at, o.id limit ${options.limit ?? 5000}`)) as unknown as {
       rows: { id: string; source_id: string; document_title: string }[];
     }
@@ -438,6 +680,12 @@ export const obligationCsvHeader = [
   "reference",
   "created_at",
   "updated_at",
+  "anchor_kind",
+  "law_id",
+  "law_title",
+  "block_title",
+  "law_version",
+  "review_needed",
 ];
 
 export function obligationsCsv(rows: readonly RegisterRow[]): string {
@@ -458,6 +706,12 @@ export function obligationsCsv(rows: readonly RegisterRow[]): string {
       row.reference,
       row.createdAt,
       row.updatedAt,
+      row.anchorKind,
+      row.law?.id ?? "",
+      row.law?.title ?? "",
+      row.law?.blockTitle ?? "",
+      row.law?.version.normId ?? "",
+      row.reviewNeeded ? "yes" : "no",
     ]),
   );
 }

@@ -44,6 +44,8 @@ export const auditActions: AuditActionLabels = {
   "note.deleted": "Note deleted",
   "obligation.created": "Obligation recorded",
   "obligation.updated": "Obligation changed",
+  "obligation.review_needed": "Obligation sent to review (its article changed)",
+  "obligation.reviewed": "Obligation review decided",
   "obligations.exported": "Obligations register exported",
   "organization.created": "Organisation created",
   "reminder_settings.updated": "Reminders changed",

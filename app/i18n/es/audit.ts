@@ -42,6 +42,8 @@ export const auditActions = {
   "note.deleted": "Nota eliminada",
   "obligation.created": "Obligación registrada",
   "obligation.updated": "Obligación modificada",
+  "obligation.review_needed": "Obligación enviada a revisión (su artículo cambió)",
+  "obligation.reviewed": "Revisión de obligación decidida",
   "obligations.exported": "Registro de obligaciones exportado",
   "organization.created": "Organización creada",
   "reminder_settings.updated": "Recordatorios modificados",

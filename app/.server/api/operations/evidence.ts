@@ -6,6 +6,7 @@ import { defineOperation } from "../registry.ts";
 const day = calendarDate();
 const instant = z.iso.datetime();
 const person = z.object({ id: z.string(), name: z.string(), email: z.string() }).strict();
+const versionText = z.object({ normId: z.string(), publishedOn: z.string(), text: z.string() }).strict();
 const changes = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }));
 
 export const evidenceQuerySchema = z.object({
@@ -103,6 +104,53 @@ export const evidencePackSchema = z
         })
         .strict(),
     ),
+    lawObligations: z
+      .array(
+        z
+          .object({
+            obligation: z
+              .object({
+                id: z.uuid(),
+                title: z.string(),
+                description: z.string(),
+                status: z.string(),
+                ownerUserId: z.string().nullable(),
+                ownerTeamId: z.string().nullable(),
+                createdBy: z.string(),
+                createdAt: instant,
+              })
+              .strict(),
+            anchor: z
+              .object({
+                lawId: z.string(),
+                lawTitle: z.string(),
+                blockId: z.string(),
+                blockTitle: z.string(),
+                version: z.object({ normId: z.string(), publishedOn: z.string() }).strict(),
+              })
+              .strict(),
+            reviews: z.array(
+              z
+                .object({
+                  id: z.uuid(),
+                  openedAt: instant,
+                  from: versionText,
+                  to: versionText,
+                  decision: z.enum(["still_applies", "changed", "no_longer_applies"]).nullable(),
+                  note: z.string().nullable(),
+                  newText: z.string().nullable(),
+                  decidedBy: z.object({ id: z.string(), name: z.string() }).strict().nullable(),
+                  decidedAt: instant.nullable(),
+                })
+                .strict(),
+            ),
+          })
+          .strict(),
+      )
+      .meta({
+        description:
+          "Obligations anchored to a followed law's article, with their reviews (the version anchored, the new one, the decision, who and when): a document's pack holds those its act re-worded; a period's those created or reviewed in it",
+      }),
     audit: z
       .object({
         events: z.array(

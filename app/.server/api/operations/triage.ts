@@ -2,12 +2,21 @@
  * Triage and obligations over the API (issue 26). Like corrections, these are a member's work:
  * a `read` token (any member's) reads and changes them, as its creator; admin tokens too. Every
  * change is audited and sent as a webhook event (document.triaged, obligation.created,
- * obligation.updated). Documents outside the organisation's reach answer 404.
+ * obligation.updated). Documents outside the organisation's reach answer 404. Obligations may be
+ * anchored to an article of a law the organisation follows (issue 39): its new wording opens a
+ * review (`obligation.review_needed`), decided over the API or on the review page.
  */
 import { z } from "zod";
 import { calendarDate } from "../../../lib/calendar-date.ts";
-import { obligationStatuses, triageImpacts, triageStatuses } from "../../db/schema/triage.ts";
-import { obligationCreateSchema, obligationPatchSchema } from "../../triage/obligations.ts";
+import {
+  obligationAnchorKinds,
+  obligationStatuses,
+  reviewDecisions,
+  triageImpacts,
+  triageStatuses,
+} from "../../db/schema/triage.ts";
+import { lawObligationCreateSchema, obligationCreateSchema, obligationPatchSchema } from "../../triage/obligations.ts";
+import { reviewDecisionSchema } from "../../triage/reviews.ts";
 import { triagePatchSchema } from "../../triage/store.ts";
 import { defineOperation } from "../registry.ts";
 
@@ -145,12 +154,35 @@ export const listTriageOperation = defineOperation({
   },
 });
 
+const lawAnchorSchema = z
+  .object({
+    id: z.string().meta({ description: "The law (BOE-A-…, CELEX)" }),
+    title: z.string(),
+    blockId: z.string().meta({ description: "The article's block id" }),
+    blockTitle: z.string().meta({ description: "The article in words (Artículo 13. …)" }),
+    version: z
+      .object({ normId: z.string(), publishedOn: z.string(), inForceOn: z.string().nullable() })
+      .strict()
+      .meta({ description: "The version anchored: the norm that gave its wording and its dates" }),
+  })
+  .strict()
+  .meta({ description: "An article anchor: the followed law, the article and the version" });
+
 export const obligationSchema = z
   .object({
     id: z.uuid(),
-    documentId: z.uuid(),
-    anchor: z.string().meta({ description: "The paragraph's anchor in the document's text (p-0, p-1…)" }),
-    excerpt: z.string().meta({ description: "The paragraph's text when the obligation was recorded" }),
+    anchorKind: z
+      .enum(obligationAnchorKinds)
+      .meta({ description: "paragraph: a paragraph of a document; article: an article of a followed law" }),
+    documentId: z.uuid().nullable().meta({ description: "A paragraph anchor's document; null for an article anchor" }),
+    anchor: z
+      .string()
+      .meta({ description: "The paragraph's anchor in the document's text (p-0, p-1…), or the article's block id" }),
+    law: lawAnchorSchema.nullable(),
+    reviewNeeded: z
+      .boolean()
+      .meta({ description: "The anchored article's wording changed and the review is not decided yet" }),
+    excerpt: z.string().meta({ description: "The paragraph's text, or the article's wording at the anchored version" }),
     title: z.string(),
     description: z.string(),
     owner: assigneeSchema.nullable(),
@@ -163,7 +195,112 @@ export const obligationSchema = z
     updatedAt: z.string(),
   })
   .strict()
-  .meta({ description: "An obligation a document puts on the organisation" });
+  .meta({ description: "An obligation a document or a followed law's article puts on the organisation" });
+
+const versionRefSchema = z
+  .object({
+    versionId: z.string(),
+    normId: z.string(),
+    publishedOn: z.string(),
+    inForceOn: z.string().nullable(),
+    text: z.string().meta({ description: "The wording, one paragraph a line" }),
+  })
+  .strict();
+
+export const reviewEntrySchema = z
+  .object({
+    id: z.uuid(),
+    openedAt: z.string(),
+    from: versionRefSchema.meta({ description: "The version anchored when the review opened" }),
+    to: versionRefSchema.meta({ description: "The new version" }),
+    decision: z.enum(reviewDecisions).nullable().meta({ description: "null while the review is open" }),
+    note: z.string().nullable(),
+    newText: z.string().nullable(),
+    decidedBy: z.object({ id: z.string(), name: z.string() }).strict().nullable(),
+    decidedAt: z.string().nullable(),
+  })
+  .strict()
+  .meta({ description: "A review the anchored article's new wording opened, and its decision" });
+
+const diffSchema = z
+  .object({
+    rows: z.array(z.record(z.string(), z.unknown())),
+    insertedWords: z.number().int(),
+    deletedWords: z.number().int(),
+    changedParagraphs: z.number().int(),
+  })
+  .meta({ description: "The word-level comparison (as GET /api/v1/laws/{id}/compare)" });
+
+export const listLawObligationsOperation = defineOperation({
+  method: "get",
+  path: "/api/v1/laws/{id}/obligations",
+  operationId: "listLawObligations",
+  summary: "Your organisation's obligations anchored to a followed law's articles",
+  tags: ["triage"],
+  scope: "read",
+  params: z.object({ id: z.string() }),
+  responses: { 200: { description: "By due date", schema: z.array(obligationSchema) } },
+});
+
+export const createLawObligationOperation = defineOperation({
+  method: "post",
+  path: "/api/v1/laws/{id}/obligations",
+  operationId: "createLawObligation",
+  summary: "Record an obligation anchored to an article of a law you follow",
+  description:
+    "The law must be one your organisation follows (else 404). `block` names the article; `version` the version anchored (its amending norm; the article's newest when omitted); its wording is kept as the excerpt. When the article's consolidated text changes, the obligation goes to review (`obligation.review_needed`). Audited (`obligation.created`) and sent to your webhooks.",
+  tags: ["triage"],
+  scope: "read",
+  params: z.object({ id: z.string() }),
+  body: lawObligationCreateSchema("en"),
+  bodyFor: ({ locale }) => lawObligationCreateSchema(locale),
+  responses: { 201: { description: "The obligation", schema: obligationSchema } },
+});
+
+export const getObligationReviewOperation = defineOperation({
+  method: "get",
+  path: "/api/v1/obligations/{id}/review",
+  operationId: "getObligationReview",
+  summary: "An obligation's review: the anchored wording against the new one, and its reviews",
+  description:
+    "`review` is the open review (else the latest decided one, else null); `diff` compares its two wordings word by word.",
+  tags: ["triage"],
+  scope: "read",
+  params: z.object({ id: z.string() }),
+  responses: {
+    200: {
+      description: "The review",
+      schema: z
+        .object({
+          obligation: obligationSchema,
+          review: reviewEntrySchema.nullable(),
+          diff: diffSchema.nullable(),
+          history: z.array(reviewEntrySchema),
+        })
+        .strict(),
+    },
+  },
+});
+
+export const decideObligationReviewOperation = defineOperation({
+  method: "post",
+  path: "/api/v1/obligations/{id}/review",
+  operationId: "decideObligationReview",
+  summary: "Decide an obligation's open review",
+  description:
+    "`still_applies`, `changed` (with `text`, the obligation's new description, and/or a `note`) or `no_longer_applies` (the obligation becomes `not_applicable`). Re-anchors the obligation to the new version; recorded with you and the time, audited (`obligation.reviewed`) and sent to your webhooks (`obligation.updated`). 422 when no review is open.",
+  tags: ["triage"],
+  scope: "read",
+  params: z.object({ id: z.string() }),
+  body: reviewDecisionSchema("en"),
+  bodyFor: ({ locale }) => reviewDecisionSchema(locale),
+  responses: {
+    200: {
+      description: "The obligation re-anchored and the decided review",
+      schema: z.object({ obligation: obligationSchema, review: reviewEntrySchema }).strict(),
+    },
+  },
+});
 
 export const listDocumentObligationsOperation = defineOperation({
   method: "get",
@@ -236,6 +373,12 @@ export const listObligationsOperation = defineOperation({
     overdue: z
       .preprocess(empty, z.enum(["1", "true", "0", "false"]).optional())
       .meta({ description: "Only overdue ones" }),
+    review: z
+      .preprocess(empty, z.enum(["1", "true", "0", "false"]).optional())
+      .meta({ description: "Only those whose anchored article changed and wait for a review" }),
+    law: z
+      .preprocess(empty, z.string().max(60).optional())
+      .meta({ description: "One followed law's obligations (its id)" }),
     format: z.preprocess(empty, z.enum(["json", "csv"]).optional()).meta({ description: "json (default) or csv" }),
   }),
   responses: {

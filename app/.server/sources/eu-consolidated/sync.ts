@@ -4,11 +4,13 @@
  * versions not yet read are fetched (`{CELLAR_URL}/resource/celex/0{year}{type}{number}-{date}`,
  * XHTML), parsed and applied in date order. A poll with no new version fetches no text.
  */
+
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isCalendarDate } from "../../../lib/calendar-date.ts";
 import type { Database } from "../../db/client.ts";
 import { lawBlocks, lawBlockVersions, laws } from "../../db/schema.ts";
 import type { BlockWriteResult } from "../../law-texts/store.ts";
+import { openAnchoredReviews } from "../../triage/law-anchors.ts";
 import { parseAt } from "../errors.ts";
 import { SourceFetchError, type SourceHttp } from "../http.ts";
 import { isObj } from "../xml.ts";
@@ -179,6 +181,8 @@ export async function syncEuLaw(
           .insert(lawBlockVersions)
           .values(applied.versions.map((v) => ({ lawId: actCelex, ...v })))
           .onConflictDoNothing();
+        // Obligations anchored to a changed article go to review in this same transaction.
+        await openAnchoredReviews(tx, actCelex, [...new Set(applied.versions.map((v) => v.blockId))]);
       }
     });
     modifiers = applied.modifiers;

@@ -11,6 +11,8 @@ export const webhookEvents = {
     "A document's triage (status, assignee, due date, impact or rationale) changed in the organisation.",
   "obligation.created": "An obligation was recorded from a document in the organisation.",
   "obligation.updated": "An obligation of the organisation was changed.",
+  "obligation.review_needed":
+    "The consolidated text of the law article an obligation of the organisation is anchored to changed: the obligation needs a review. data: { obligation, review, law, block, version, url }",
 } as const;
 
 export type WebhookEventType = keyof typeof webhookEvents;

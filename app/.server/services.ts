@@ -29,6 +29,7 @@ import { handOverPending } from "./sources/ingest.ts";
 import { createJobs, type IngestJobs } from "./sources/jobs.ts";
 import { createSampleLoader } from "./sources/sample.ts";
 import { digestDeadlines } from "./triage/digest-deadlines.ts";
+import { configureReviewLinks } from "./triage/law-anchors.ts";
 import { runReminders } from "./triage/reminders.ts";
 import { startTriage } from "./triage/store.ts";
 
@@ -92,6 +93,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const documentStored = (documentId: string, isNew: boolean) => events.documentStored.publish({ documentId, isNew });
   // --- alerts (issue 13): hub, delivery worker, matching, digests, purge ---
   configureLawAlerts({ siteUrl: config.siteUrl, mailFrom: config.mailFrom }); // laws (issue 25)
+  configureReviewLinks(config.siteUrl); // obligations anchored to a law's article (issue 39)
   const alerts = createAlertsService({
     config,
     database,

@@ -24,10 +24,12 @@ import * as lawRoute from "../../app/routes/api/law.ts";
 import * as lawBlockVersionsRoute from "../../app/routes/api/law-block-versions.ts";
 import * as lawCatalogueRoute from "../../app/routes/api/law-catalogue.ts";
 import * as lawCompareRoute from "../../app/routes/api/law-compare.ts";
+import * as lawObligationsRoute from "../../app/routes/api/law-obligations.ts";
 import * as lawTextRoute from "../../app/routes/api/law-text.ts";
 import * as lawsRoute from "../../app/routes/api/laws.ts";
 import * as notFoundRoute from "../../app/routes/api/not-found.ts";
 import * as obligationRoute from "../../app/routes/api/obligation.ts";
+import * as obligationReviewRoute from "../../app/routes/api/obligation-review.ts";
 import * as obligationsRoute from "../../app/routes/api/obligations.ts";
 import * as openApiRoute from "../../app/routes/api/openapi.ts";
 import * as sourceRunRoute from "../../app/routes/api/source-run.ts";
@@ -94,12 +96,14 @@ const paramRoutes: Array<[RegExp, RouteModule]> = [
   [/^\/api\/v1\/documents\/([^/]+)\/triage$/, documentTriageRoute],
   [/^\/api\/v1\/documents\/([^/]+)\/obligations$/, documentObligationsRoute],
   [/^\/api\/v1\/obligations\/([^/]+)$/, obligationRoute],
+  [/^\/api\/v1\/obligations\/([^/]+)\/review$/, obligationReviewRoute],
   [/^\/api\/v1\/sources\/([^/]+)\/run$/, sourceRunRoute],
   [/^\/api\/v1\/follows\/([^/]+)$/, followRoute],
   [/^\/api\/v1\/laws\/([^/]+)$/, lawRoute],
   [/^\/api\/v1\/laws\/([^/]+)\/text$/, lawTextRoute],
   [/^\/api\/v1\/laws\/(?<id>[^/]+)\/blocks\/(?<blockId>[^/]+)\/versions$/, lawBlockVersionsRoute],
   [/^\/api\/v1\/laws\/([^/]+)\/compare$/, lawCompareRoute],
+  [/^\/api\/v1\/laws\/([^/]+)\/obligations$/, lawObligationsRoute],
 ];
 
 export async function callApi(api: ApiServices, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {

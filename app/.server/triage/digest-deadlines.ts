@@ -3,19 +3,24 @@
  * done, and open obligations — assigned to them or to one of their groups, that is overdue or due
  * within their reminder window (reminder_settings.days_before, 3 by default), in the organisations
  * they still belong to and only for documents that organisation reaches. The digest channel lists
- * them after the day's documents (alerts/channels/digest), so the digest carries the reminders too.
+ * them after the day's documents (alerts/channels/digest), so the digest carries the reminders too;
+ * and the obligations anchored to a law's article that changed, waiting for the user's review.
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { reachable } from "../documents/reach.ts";
+import { digestReviews } from "./law-anchors.ts";
 
 export interface DeadlineItem {
-  kind: "triage" | "obligation";
+  kind: "triage" | "obligation" | "review";
   title: string;
   documentTitle: string;
   documentId: string;
-  /** YYYY-MM-DD */
+  /** YYYY-MM-DD; "" for a review */
   dueOn: string;
+  /** A review: the article that changed, and the review page. */
+  article?: string;
+  path?: string;
 }
 
 /** At most this many deadlines in one digest (the soonest first); the triage list has the rest. */
@@ -52,11 +57,26 @@ export async function digestDeadlines(database: Database, userId: string, today:
       and ${reachable(sql`o.organization_id`)}
     order by due_on, title
     limit ${digestDeadlineLimit}`);
-  return rows.map((row) => ({
-    kind: row.kind,
-    title: row.title,
-    documentTitle: row.document_title,
-    documentId: row.document_id,
-    dueOn: row.due_on,
-  }));
+  // Obligations whose anchored law article changed and wait for the user's review (issue 39): first.
+  const reviews = (await digestReviews(database.db, userId)).map(
+    (review): DeadlineItem => ({
+      kind: "review",
+      title: review.title,
+      documentTitle: review.lawTitle,
+      documentId: "",
+      dueOn: "",
+      article: review.blockTitle,
+      path: `/app/obligations/${review.obligationId}/review`,
+    }),
+  );
+  return [
+    ...reviews,
+    ...rows.map((row) => ({
+      kind: row.kind,
+      title: row.title,
+      documentTitle: row.document_title,
+      documentId: row.document_id,
+      dueOn: row.due_on,
+    })),
+  ];
 }

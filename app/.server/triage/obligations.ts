@@ -300,6 +300,8 @@ export async function createLawObligation(
   now = new Date(),
 ): Promise<ObligationOutcome> {
   const t = triageText[lang];
+  // Not followed: not found before anything else is said about the input (laws/reach.ts).
+  if (!(await followsLaw(db, actor.organizationId, lawId))) return { ok: false, error: "not_found" };
   if (await ownerError(db, actor.organizationId, input.owner)) {
     return { ok: false, error: "field", errors: { owner: [t.assignee] } };
   }

@@ -20,6 +20,8 @@ export const channels: ChannelMessages = {
     overdue: "was due on {date}",
     dueToday: "due today",
     dueOn: "due on {date}",
+    review: "Review the obligation “{title}”: {article} of “{document}” changed",
+    reviewNeeded: "review needed",
   },
   why: {
     profile: "Matches your profile “{name}”",

@@ -18,6 +18,8 @@ export const channels = {
     overdue: "venció el {date}",
     dueToday: "vence hoy",
     dueOn: "vence el {date}",
+    review: "Revisar la obligación «{title}»: ha cambiado {article} de «{document}»",
+    reviewNeeded: "revisión necesaria",
   },
   why: {
     profile: "Coincide con tu perfil «{name}»",

@@ -8,6 +8,7 @@ import { getDocument } from "../../.server/documents/search";
 import { lawChangePath } from "../../.server/law-texts/store";
 import { followsOf } from "../../.server/laws/follow-page";
 import { listOrganisationFollows } from "../../.server/laws/follows";
+import { reviewPathOf } from "../../.server/triage/law-anchors";
 import { triageFormAction, triageIntents, triagePanelView } from "../../.server/triage/page";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
@@ -43,6 +44,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // A followed law's alert carries the law change's id: its page is the law's, at that change.
     const lawChange = await lawChangePath(database, params.id);
     if (lawChange) throw redirect(lawChange);
+    // An obligation review's notification carries the review's id: its page is the review's.
+    const review = await reviewPathOf(database.db, member.organizationId, params.id);
+    if (review) throw redirect(review);
     throw data("Not found", { status: 404 });
   }
   const { document, reasons, readers } = opened;

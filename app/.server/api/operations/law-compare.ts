@@ -10,6 +10,14 @@ const version = z.object({
   url: z.string(),
 });
 
+/** The comparison's rows (also the obligation review's diff). */
+export const diffRowSchema = z.object({
+  kind: z.enum(["same", "changed", "added", "removed"]),
+  left: z.array(segment).nullable(),
+  right: z.array(segment).nullable(),
+  inline: z.array(segment),
+});
+
 export const lawCompareSchema = z.object({
   lawId: z.string(),
   blockId: z.string(),
@@ -20,14 +28,7 @@ export const lawCompareSchema = z.object({
   insertedWords: z.number().int(),
   deletedWords: z.number().int(),
   changedParagraphs: z.number().int(),
-  rows: z.array(
-    z.object({
-      kind: z.enum(["same", "changed", "added", "removed"]),
-      left: z.array(segment).nullable(),
-      right: z.array(segment).nullable(),
-      inline: z.array(segment),
-    }),
-  ),
+  rows: z.array(diffRowSchema),
 });
 
 export const lawCompareOperation = defineOperation({

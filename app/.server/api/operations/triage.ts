@@ -19,6 +19,7 @@ import { lawObligationCreateSchema, obligationCreateSchema, obligationPatchSchem
 import { reviewDecisionSchema } from "../../triage/reviews.ts";
 import { triagePatchSchema } from "../../triage/store.ts";
 import { defineOperation } from "../registry.ts";
+import { diffRowSchema } from "./law-compare.ts";
 
 const day = calendarDate();
 const empty = (value: unknown) => (value === "" ? undefined : value);
@@ -224,7 +225,8 @@ export const reviewEntrySchema = z
 
 const diffSchema = z
   .object({
-    rows: z.array(z.record(z.string(), z.unknown())),
+    rows: z.array(diffRowSchema),
+    identical: z.boolean(),
     insertedWords: z.number().int(),
     deletedWords: z.number().int(),
     changedParagraphs: z.number().int(),

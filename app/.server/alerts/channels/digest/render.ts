@@ -17,12 +17,16 @@ export interface DigestItem {
 
 /** Open work of the recipient's that is overdue or due soon (triage/digest-deadlines.ts gives them). */
 export interface DigestDeadline {
-  kind: "triage" | "obligation";
+  /** review: an obligation whose anchored law article changed (documentTitle: the law; article: the article). */
+  kind: "triage" | "obligation" | "review";
   title: string;
   documentTitle: string;
   documentId: string;
-  /** YYYY-MM-DD */
+  /** YYYY-MM-DD ("" for a review, which has none) */
   dueOn: string;
+  article?: string;
+  /** Where it opens when not the document page (a review: /app/obligations/{id}/review). */
+  path?: string;
 }
 
 export function digestMail(
@@ -47,17 +51,23 @@ export function digestMail(
   const deadlines = options.deadlines ?? [];
   const today = options.today ?? options.day;
   const when = (deadline: DigestDeadline) =>
-    deadline.dueOn < today
-      ? fill(l.overdue, { date: longDay(deadline.dueOn, options.language) })
-      : deadline.dueOn === today
-        ? l.dueToday
-        : fill(l.dueOn, { date: longDay(deadline.dueOn, options.language) });
+    deadline.kind === "review"
+      ? l.reviewNeeded
+      : deadline.dueOn < today
+        ? fill(l.overdue, { date: longDay(deadline.dueOn, options.language) })
+        : deadline.dueOn === today
+          ? l.dueToday
+          : fill(l.dueOn, { date: longDay(deadline.dueOn, options.language) });
   const what = (deadline: DigestDeadline) =>
     deadline.kind === "triage"
       ? fill(l.decision, { title: deadline.title })
-      : fill(l.obligation, { title: deadline.title, document: deadline.documentTitle });
+      : deadline.kind === "review"
+        ? fill(l.review, { title: deadline.title, article: deadline.article ?? "", document: deadline.documentTitle })
+        : fill(l.obligation, { title: deadline.title, document: deadline.documentTitle });
   const deadlineLink = (deadline: DigestDeadline) =>
-    `${documentLink(options.siteUrl, deadline.documentId)}${deadline.kind === "triage" ? "#triage" : "#obligations"}`;
+    deadline.path
+      ? `${options.siteUrl.replace(/\/$/, "")}${deadline.path}`
+      : `${documentLink(options.siteUrl, deadline.documentId)}${deadline.kind === "triage" ? "#triage" : "#obligations"}`;
   const deadlineText = deadlines.length
     ? [
         "",

@@ -46,6 +46,7 @@ export default [
     route("taxonomy", "routes/api/taxonomy.ts"),
     route("webhooks", "routes/api/webhooks.ts"),
     route("webhooks/:id", "routes/api/webhook.ts"),
+    route("webhooks/:id/deliveries", "routes/api/webhook-deliveries.ts"),
   ]),
   // SCIM 2.0 provisioning (issue 41): Users, Groups, ServiceProviderConfig behind an organisation's SCIM token.
   route("scim/v2/:resource/:id?", "routes/scim.ts", { id: "scim" }),
@@ -79,6 +80,7 @@ export default [
         route("profiles/new", "routes/app/profile-edit.tsx", { id: "app-profile-new" }),
         route("profiles/:id", "routes/app/profile-edit.tsx", { id: "app-profile-edit" }),
         route("admin/deliveries", "routes/app/admin-deliveries.tsx", { id: "app-admin-deliveries" }),
+        route("admin/webhooks", "routes/app/admin-webhooks.tsx", { id: "app-admin-webhooks" }),
         route("documents/:id", "routes/app/document.tsx", { id: "app-document" }),
         route("search", "routes/app/search.tsx", { id: "app-search" }),
         route("triage", "routes/app/triage.tsx", { id: "app-triage" }),

@@ -49,6 +49,7 @@ const schema = z.object({
   ALERTS_RETRY_BASE_MS: positiveInt.default(5000),
   ALERTS_RETRY_MAX_MS: positiveInt.default(1_800_000),
   ALERTS_MAX_ATTEMPTS: positiveInt.default(12),
+  ALERTS_RETRY_WINDOW_MS: positiveInt.default(86_400_000),
   WEBHOOKS_ALLOW_PRIVATE_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
   WEBHOOKS_MAX_PER_ORGANIZATION: positiveInt.default(25),
   FOLLOWS_MAX_PER_ORGANIZATION: positiveInt.default(200),
@@ -101,11 +102,13 @@ export type Config = Readonly<{
         ingest: readonly string[];
       }
   >;
-  /** Alerts (issue 13): delivery retries (webhooks retry for 24 h whatever maxAttempts) and whether webhook URLs may be private (tests only). */
+  /** Alerts (issue 13): delivery retries (webhooks and mail retry for retryWindowMs whatever maxAttempts) and whether webhook URLs may be private (tests only). */
   alerts: Readonly<{
     retryBaseMs: number;
     retryMaxMs: number;
     maxAttempts: number;
+    /** How long webhook and mail deliveries are retried before they are dead (a webhook's is then failing). */
+    retryWindowMs: number;
     allowPrivateWebhookUrls: boolean;
     /** API webhook subscriptions an organisation may hold (WEBHOOKS_MAX_PER_ORGANIZATION). */
     maxWebhooksPerOrganization: number;
@@ -172,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: v.ALERTS_RETRY_BASE_MS,
       retryMaxMs: Math.max(v.ALERTS_RETRY_BASE_MS, v.ALERTS_RETRY_MAX_MS),
       maxAttempts: v.ALERTS_MAX_ATTEMPTS,
+      retryWindowMs: v.ALERTS_RETRY_WINDOW_MS,
       allowPrivateWebhookUrls: v.WEBHOOKS_ALLOW_PRIVATE_URLS === "1",
       maxWebhooksPerOrganization: v.WEBHOOKS_MAX_PER_ORGANIZATION,
       maxFollowsPerOrganization: v.FOLLOWS_MAX_PER_ORGANIZATION,

@@ -101,6 +101,8 @@ export async function matchDocument(
       and(
         reachesLoadedDocument(sql`${webhooks.organizationId}`, { id: documentId, source: document.source }),
         arrayContains(webhooks.events, ["document.matched"]),
+        // A disabled webhook gets nothing new (a failing one does: held until an admin resumes it).
+        isNull(webhooks.disabledAt),
         ...prefilter(webhooks, views.widened),
       ),
     );

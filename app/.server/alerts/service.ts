@@ -73,6 +73,7 @@ export function createAlertsService(deps: {
       retryBaseMs: config.alerts.retryBaseMs,
       retryMaxMs: config.alerts.retryMaxMs,
       maxAttempts: config.alerts.maxAttempts,
+      retryWindowMs: config.alerts.retryWindowMs,
       allowPrivateUrls: config.alerts.allowPrivateWebhookUrls,
       ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
     },

@@ -1,18 +1,23 @@
 /**
- * API webhook subscriptions (POST/GET/DELETE /api/v1/webhooks): the input schema with fieldErrors
- * in es/en, and the functions the routes call. The secret (`whsec_` + base64 of 32 random bytes)
- * is returned only by createWebhook.
+ * Webhook subscriptions (the API's /api/v1/webhooks and the admin page /app/admin/webhooks): the
+ * input schema with fieldErrors in es/en, and the functions both call. The secret (`whsec_` +
+ * base64 of 32 random bytes) is returned only by createWebhook. A webhook is active, disabled (by
+ * an admin) or failing (a delivery ran out of its retry window); resuming or enabling it queues its
+ * held deliveries again with their ids (decision 0152).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import { webhooks } from "../db/schema.ts";
 import { checkOutboundUrl, type Resolver, validateOutboundUrl } from "../net/outbound.ts";
 import { channelText, fill } from "./channels/catalog.ts";
-import { defaultWebhookEvents, webhookEventTypes } from "./channels/webhook/events.ts";
+import { insertDeliveries } from "./channels/deliveries.ts";
+import { defaultWebhookEvents, webhookEventTypes, webhookTestEvent } from "./channels/webhook/events.ts";
 import { type Lang, relevanceRank } from "./profiles.ts";
 import { areaIds, jurisdictionIds, kindIds, sourceIds } from "./taxonomy-ids.ts";
+import { resumeWebhooks, webhookTestKeyPrefix } from "./worker.ts";
 
 /** Syntax and literal-address check, no DNS (the send path resolves and checks again). */
 export function webhookUrlAllowed(value: string, allowPrivate: boolean): boolean {
@@ -77,7 +82,16 @@ export interface WebhookView {
   q: string | null;
   events: string[];
   createdAt: string;
+  /** active; disabled by an admin (nothing new is queued); failing (its deliveries are held). */
+  status: WebhookStatus;
+  disabledAt: string | null;
+  /** When a delivery ran out of its retry window; null when it is not failing. */
+  failingSince: string | null;
+  /** The error of that delivery. */
+  failingError: string | null;
 }
+
+export type WebhookStatus = "active" | "disabled" | "failing";
 
 const rankName = ["", "low", "medium", "high"] as const;
 
@@ -93,6 +107,10 @@ function view(row: typeof webhooks.$inferSelect): WebhookView {
     q: row.query,
     events: row.events,
     createdAt: row.createdAt.toISOString(),
+    status: row.disabledAt ? "disabled" : row.failingSince ? "failing" : "active",
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    failingSince: row.failingSince?.toISOString() ?? null,
+    failingError: row.failingSince ? row.failingError : null,
   };
 }
 
@@ -136,12 +154,160 @@ export async function listWebhooks(tx: Db, orgId: string): Promise<WebhookView[]
   return rows.map(view);
 }
 
-/** true when the organisation had it (the route answers 204, else 404). */
+/** true when the organisation had it (the route answers 204, else 404); its unsent deliveries are deleted with it. */
 export async function deleteWebhook(tx: Db, orgId: string, id: string): Promise<boolean> {
   if (!z.uuid().safeParse(id).success) return false;
   const rows = await tx
     .delete(webhooks)
     .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, orgId)))
     .returning({ id: webhooks.id });
-  return rows.length > 0;
+  if (!rows.length) return false;
+  // Its deliveries not sent yet go with it (one in flight fails as "webhook deleted").
+  await tx.execute(
+    sql`delete from deliveries where channel = 'webhook' and recipient = ${id} and status in ('pending', 'held', 'dead')`,
+  );
+  return true;
+}
+
+export async function getWebhook(tx: Db, orgId: string, id: string): Promise<WebhookView | undefined> {
+  if (!z.uuid().safeParse(id).success) return undefined;
+  const [row] = await tx
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, orgId)));
+  return row ? view(row) : undefined;
+}
+
+/**
+ * Disables the organisation's webhook: no new event is queued for it, and its queued deliveries are
+ * held (sent when it is enabled again). undefined when the organisation has no such webhook.
+ */
+export async function disableWebhook(tx: Db, orgId: string, id: string): Promise<WebhookView | undefined> {
+  if (!z.uuid().safeParse(id).success) return undefined;
+  const [row] = await tx
+    .update(webhooks)
+    .set({ disabledAt: sql`coalesce(${webhooks.disabledAt}, now())` })
+    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, orgId)))
+    .returning();
+  if (!row) return undefined;
+  await tx.execute(
+    sql`update deliveries set status = 'held', lease_until = null
+        where channel = 'webhook' and recipient = ${id} and status = 'pending'
+          and match_key not like ${`${webhookTestKeyPrefix}%`}`,
+  );
+  return view(row);
+}
+
+/**
+ * Enables (resumes) the organisation's webhook: disabled and failing are cleared, and its held and
+ * dead deliveries are queued again with their ids (the receiver sees the same webhook-id) and a
+ * fresh retry window. undefined when the organisation has no such webhook.
+ */
+export async function enableWebhook(
+  tx: Db,
+  orgId: string,
+  id: string,
+  windowMs: number,
+): Promise<{ webhook: WebhookView; requeued: number } | undefined> {
+  const { found, requeued } = await resumeWebhooks(tx, orgId, [id], { windowMs, requeueDead: true, enable: true });
+  if (!found.length) return undefined;
+  const webhook = await getWebhook(tx, orgId, id);
+  return webhook ? { webhook, requeued } : undefined;
+}
+
+export interface WebhookDeliveryView {
+  id: string;
+  /** The event type (`webhook.test` for a test). */
+  type: string;
+  status: "pending" | "sending" | "sent" | "dead" | "held";
+  attempts: number;
+  /** When a pending delivery is tried next (null otherwise). */
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** A webhook's most recent deliveries (sent ones are kept 30 days), newest first. */
+export async function webhookDeliveries(
+  tx: Db,
+  orgId: string,
+  webhookId: string,
+  limit = 20,
+): Promise<WebhookDeliveryView[]> {
+  if (!z.uuid().safeParse(webhookId).success) return [];
+  const rows = await rowsOf<{
+    id: string;
+    type: string | null;
+    status: WebhookDeliveryView["status"];
+    attempts: number;
+    next_attempt_at: Date | string;
+    last_error: string | null;
+    created_at: Date | string;
+    sent_at: Date | string | null;
+  }>(
+    tx,
+    sql`select id, payload->'body'->>'type' as type, status, attempts, next_attempt_at, last_error, created_at, sent_at
+        from deliveries
+        where channel = 'webhook' and recipient = ${webhookId} and organization_id = ${orgId}
+        order by created_at desc, id
+        limit ${limit}`,
+  );
+  const iso = (value: Date | string) => new Date(value).toISOString();
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type ?? "",
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === "pending" ? iso(row.next_attempt_at) : null,
+    lastError: row.last_error,
+    createdAt: iso(row.created_at),
+    sentAt: row.sent_at ? iso(row.sent_at) : null,
+  }));
+}
+
+/**
+ * Queues a test delivery to the organisation's webhook: `{ type: "webhook.test", timestamp, data:
+ * { webhookId } }`, signed and sent by the delivery worker like every event, tried once (its
+ * give-up time is now), sent whatever the webhook's state, never marking it failing. Returns the
+ * delivery id (its webhook-id), or undefined when the organisation has no such webhook.
+ */
+export async function queueWebhookTest(tx: Db, orgId: string, webhookId: string): Promise<string | undefined> {
+  const hook = await getWebhook(tx, orgId, webhookId);
+  if (!hook) return undefined;
+  const id = randomUUID();
+  const now = new Date();
+  await insertDeliveries(tx, [
+    {
+      id,
+      matchKey: `${webhookTestKeyPrefix}${id}`,
+      kind: "webhook",
+      recipient: hook.id,
+      organizationId: orgId,
+      payload: {
+        webhookId: hook.id,
+        body: { type: webhookTestEvent, timestamp: now.toISOString(), data: { webhookId: hook.id } },
+      },
+      giveUpAt: now,
+    },
+  ]);
+  return id;
+}
+
+/** Waits (polling the row) until a delivery is sent or dead, up to `timeoutMs`; its last state. */
+export async function awaitDelivery(
+  tx: Db,
+  deliveryId: string,
+  timeoutMs: number,
+): Promise<{ status: string; lastError: string | null } | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await rowsOf<{ status: string; last_error: string | null }>(
+      tx,
+      sql`select status, last_error from deliveries where id = ${deliveryId}`,
+    );
+    if (!row || row.status === "sent" || row.status === "dead" || Date.now() >= deadline)
+      return row && { status: row.status, lastError: row.last_error };
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
 }

@@ -2,26 +2,35 @@
  * The delivery worker: the `deliveries` table as an outbox (kernel/outbox.ts: claim with FOR
  * UPDATE SKIP LOCKED and a lease, retries with exponential backoff and jitter, dead rows), sending
  * each row through its channel (looked up in channels/index.ts, the payload parsed by the
- * channel's schema); a row is dead after the limit (webhooks: after their 24 h window), or at once
- * on a permanent failure. Channels that send many at once (in-app) get a claimed batch together.
+ * channel's schema); a row is dead after the limit (webhooks and mail: after their retry window, 24 h
+ * by default), or at once on a permanent failure. A webhook delivery that runs out of its window marks
+ * its webhook failing, in the same transaction (decision 0152). Channels that send many at once
+ * (in-app) get a claimed batch together.
  */
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import { deliveries } from "../db/schema.ts";
 import { faultPoint } from "../kernel/fault.ts";
-import { createOutbox, createOutboxLoop, retryDeadRows } from "../kernel/outbox.ts";
+import { createOutbox, createOutboxLoop } from "../kernel/outbox.ts";
 import type { Logger } from "../logger.ts";
 import type { MailTransport } from "../mail/transport.ts";
 import { type OutboundFetch, type OutboundPolicy, OutboundRefused, outboundFetch } from "../net/outbound.ts";
-import { resolveDelivery } from "./channels/index.ts";
+import { registeredChannels, resolveDelivery } from "./channels/index.ts";
 import { type Delivery, PermanentFailure, type SendContext } from "./channels/types.ts";
 import { webhookRetryWindowMs } from "./channels/webhook/index.ts";
+import { deliveriesChannel } from "./inbox.ts";
+
+/** A webhook test delivery's match key starts so (webhooks.ts): it never marks its webhook failing. */
+export const webhookTestKeyPrefix = "test:";
 
 export interface DeliverySettings {
   retryBaseMs: number;
   retryMaxMs: number;
-  /** Attempts before a non-webhook delivery is dead. */
+  /** Attempts before a delivery of a kind without a retry window (in-app, chat) is dead. */
   maxAttempts: number;
+  /** How long webhook and mail deliveries are retried from their creation (or their re-queue). */
+  retryWindowMs: number;
   pollMs: number;
   leaseMs: number;
   /** Timeout of one chat or webhook POST. */
@@ -35,6 +44,7 @@ export const defaultDeliverySettings: DeliverySettings = {
   retryBaseMs: 5000,
   retryMaxMs: 30 * 60_000,
   maxAttempts: 12,
+  retryWindowMs: webhookRetryWindowMs,
   pollMs: 500,
   leaseMs: 120_000,
   httpTimeoutMs: 10_000,
@@ -44,14 +54,18 @@ export const defaultDeliverySettings: DeliverySettings = {
 
 interface Claimed {
   id: string;
+  match_key: string;
   channel: string;
   recipient: string;
   payload: unknown;
   attempts: number;
   give_up_at: Date | string | null;
+  created_at: Date | string;
 }
 
 export interface DeliveryWorker {
+  /** How long webhook and mail deliveries are retried (ALERTS_RETRY_WINDOW_MS): a re-queue gets this window. */
+  readonly retryWindowMs: number;
   start(): void;
   drain(): Promise<number>;
   wake(): void;
@@ -179,10 +193,18 @@ export function createDeliveryWorker(deps: {
     return (resolved.ok ? resolved.handler.maxAttempts : undefined) ?? settings.maxAttempts;
   }
 
+  /** When the row stops being retried: its give-up time, else its kind's window from its creation; undefined: counted in attempts. */
+  function windowEnd(row: Claimed): number | undefined {
+    if (row.give_up_at) return new Date(row.give_up_at).getTime();
+    const resolved = resolveDelivery(row.channel, row.payload);
+    if (resolved.ok && resolved.handler.retryWindow) return new Date(row.created_at).getTime() + settings.retryWindowMs;
+    return undefined;
+  }
+
   const outbox = createOutbox<Claimed>({
     database,
     table: "deliveries",
-    columns: ["channel", "recipient", "payload", "give_up_at"],
+    columns: ["match_key", "channel", "recipient", "payload", "give_up_at", "created_at"],
     settings,
     log,
     what: "delivery",
@@ -194,8 +216,12 @@ export function createDeliveryWorker(deps: {
     },
     isDead(row, error, delay) {
       if (error instanceof PermanentFailure) return true;
-      const giveUpAt = row.give_up_at ? new Date(row.give_up_at).getTime() : undefined;
+      const giveUpAt = windowEnd(row);
       return giveUpAt !== undefined ? Date.now() + delay > giveUpAt : row.attempts >= maxAttempts(row);
+    },
+    async onDead(tx, row, error) {
+      if (row.channel === "webhook" && !row.match_key.startsWith(webhookTestKeyPrefix))
+        await markWebhookFailing(tx, row.recipient, error instanceof Error ? error.message : String(error));
     },
     sendBatch(rows, one) {
       const { batches, single } = split(rows);
@@ -203,7 +229,28 @@ export function createDeliveryWorker(deps: {
     },
   });
 
-  return createOutboxLoop({ outboxes: [outbox], pollMs: settings.pollMs, log, name: "delivery" });
+  const loop = createOutboxLoop({ outboxes: [outbox], pollMs: settings.pollMs, log, name: "delivery" });
+  return { ...loop, retryWindowMs: settings.retryWindowMs };
+}
+
+/**
+ * A webhook delivery is dead (its window ran out, or its address was refused): the webhook is marked
+ * failing (its first failing time kept) and its other pending deliveries are held, in the
+ * transaction that marks the row dead. An admin resumes it (webhooks.ts).
+ */
+export async function markWebhookFailing(tx: Db, webhookId: string, error: string): Promise<void> {
+  const marked = await rowsOf<{ id: string }>(
+    tx,
+    sql`update webhooks set failing_since = coalesce(failing_since, now()), failing_error = ${error.slice(0, 500)}
+        where id::text = ${webhookId} returning id`,
+  );
+  if (!marked.length) return; // deleted meanwhile
+  await rowsOf(
+    tx,
+    sql`update deliveries set status = 'held', lease_until = null
+        where channel = 'webhook' and recipient = ${webhookId} and status = 'pending'
+          and match_key not like ${`${webhookTestKeyPrefix}%`}`,
+  );
 }
 
 export interface FailedDelivery {
@@ -242,17 +289,92 @@ export async function failedDeliveries(
     .limit(limit);
 }
 
-/** For admins: queue dead deliveries of their organisation again (webhooks get a fresh 24 h window). */
-export async function retryDeadDeliveries(database: Database, organizationId: string, ids: string[]): Promise<number> {
+/** The delivery kinds retried for a window rather than a number of attempts (webhook, email, mail). */
+function windowedKinds(): string[] {
+  return [
+    ...new Set(registeredChannels().flatMap((c) => c.deliveries.filter((d) => d.retryWindow).map((d) => d.kind))),
+  ];
+}
+
+const windowFromNow = (windowMs: number) => sql`now() + (${windowMs}::bigint * interval '1 millisecond')`;
+
+/**
+ * For admins: queue dead deliveries of their organisation again (same ids; webhooks and mail get a
+ * fresh retry window). A retried webhook delivery resumes its webhook if it was failing, and the
+ * deliveries held meanwhile are queued with it.
+ */
+export async function retryDeadDeliveries(
+  database: Database,
+  organizationId: string,
+  ids: string[],
+  windowMs: number = webhookRetryWindowMs,
+): Promise<number> {
   const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   if (!valid.length) return 0;
-  return retryDeadRows(database, "deliveries", {
-    set: sql`give_up_at = case when channel = 'webhook' then now() + (${webhookRetryWindowMs}::bigint * interval '1 millisecond') else null end`,
-    where: sql`organization_id = ${organizationId} and id in (${sql.join(
-      valid.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})`,
+  const windowed = windowedKinds();
+  return database.db.transaction(async (tx) => {
+    const rows = await rowsOf<{ channel: string; recipient: string }>(
+      tx,
+      sql`update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null,
+            give_up_at = case when channel in (${sql.join(
+              windowed.map((kind) => sql`${kind}`),
+              sql`, `,
+            )}) then ${windowFromNow(windowMs)} else null end
+          where status = 'dead' and organization_id = ${organizationId}
+            and id in (${sql.join(
+              valid.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )})
+          returning channel, recipient`,
+    );
+    const hooks = [...new Set(rows.filter((row) => row.channel === "webhook").map((row) => row.recipient))];
+    if (hooks.length) await resumeWebhooks(tx, organizationId, hooks, { windowMs, requeueDead: false });
+    return rows.length;
   });
+}
+
+/**
+ * Resumes webhooks of the organisation: their failing mark is cleared (and with `enable` their
+ * disabled one); those now active get their held deliveries (and with `requeueDead` their dead
+ * ones, tests aside) queued again with their ids and a fresh retry window. The webhook rows are
+ * updated first: their lock orders this against a send that is holding a delivery (channels/webhook).
+ * Returns the webhooks found and how many deliveries were queued.
+ */
+export async function resumeWebhooks(
+  tx: Db,
+  organizationId: string,
+  webhookIds: string[],
+  options: { windowMs: number; requeueDead: boolean; enable?: boolean },
+): Promise<{ found: string[]; requeued: number }> {
+  const ids = webhookIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  if (!ids.length) return { found: [], requeued: 0 };
+  const list = sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const found = await rowsOf<{ id: string; active: boolean }>(
+    tx,
+    sql`update webhooks set failing_since = null, failing_error = null
+          ${options.enable ? sql`, disabled_at = null` : sql``}
+        where organization_id = ${organizationId} and id in (${list})
+        returning id::text as id, disabled_at is null as active`,
+  );
+  const active = found.filter((row) => row.active).map((row) => row.id);
+  if (!active.length) return { found: found.map((row) => row.id), requeued: 0 };
+  const requeued = await rowsOf(
+    tx,
+    sql`update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null,
+          give_up_at = ${windowFromNow(options.windowMs)}
+        where channel = 'webhook' and recipient in (${sql.join(
+          active.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+          and status in (${options.requeueDead ? sql`'held', 'dead'` : sql`'held'`})
+          and match_key not like ${`${webhookTestKeyPrefix}%`}
+        returning id`,
+  );
+  if (requeued.length) await tx.execute(sql`select pg_notify(${deliveriesChannel}, '')`);
+  return { found: found.map((row) => row.id), requeued: requeued.length };
 }
 
 /** Retention: sent deliveries older than `days` are deleted (dead ones stay for admins to see). */

@@ -22,6 +22,8 @@ export interface ApiOutboundSettings {
   allowPrivateUrls: boolean;
   /** WEBHOOKS_MAX_PER_ORGANIZATION: subscriptions an organisation may hold. */
   maxWebhooksPerOrganization: number;
+  /** ALERTS_RETRY_WINDOW_MS: the retry window a resumed webhook's deliveries get (default 24 h). */
+  retryWindowMs?: number;
 }
 
 export async function createApiServices(config: Config, database: Database): Promise<ApiServices> {
@@ -32,6 +34,7 @@ export async function createApiServices(config: Config, database: Database): Pro
     outbound: {
       allowPrivateUrls: config.alerts.allowPrivateWebhookUrls,
       maxWebhooksPerOrganization: config.alerts.maxWebhooksPerOrganization,
+      retryWindowMs: config.alerts.retryWindowMs,
     },
     maxFollowsPerOrganization: config.alerts.maxFollowsPerOrganization,
     ingesting: config.sources.ingest.length > 0,

@@ -17,6 +17,7 @@ describe("can", () => {
       "topics.manage",
       "profiles.manage_group",
       "deliveries.manage",
+      "webhooks.manage",
     ] as const) {
       expect(can(member, action)).toBe(false);
     }

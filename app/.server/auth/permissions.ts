@@ -23,6 +23,7 @@ export type Action =
   | "alerts.use"
   | "profiles.manage_group"
   | "deliveries.manage"
+  | "webhooks.manage"
   | "documents.read"
   | "documents.readers"
   | "corrections.export"

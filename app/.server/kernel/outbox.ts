@@ -13,7 +13,8 @@
  * createOutboxLoop runs several outboxes' drains in one poll loop, woken at once by `wake()`.
  */
 import { type SQL, sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import { faultPoint } from "./fault.ts";
 import { createPollLoop } from "./poll-loop.ts";
 
@@ -61,6 +62,11 @@ export interface OutboxOptions<Row extends OutboxRow> {
   send(row: Row): Promise<unknown>;
   /** Dead now rather than retried in `delayMs` (default: attempts reached maxAttempts). */
   isDead?(row: Row, error: unknown, delayMs: number): boolean;
+  /**
+   * In the transaction that marks a row dead: what else follows from it (the webhook deliveries:
+   * their webhook is marked failing). A crash cannot leave one without the other.
+   */
+  onDead?(tx: Db, row: Row, error: unknown): Promise<void>;
   /**
    * How a claimed batch is sent (default: every row through `send` at once). `one` is the default
    * path for a row (send, then sent, retried or dead).
@@ -123,8 +129,15 @@ export function createOutbox<Row extends OutboxRow>(options: OutboxOptions<Row>)
     const delay = retryDelayMs(row.attempts, settings);
     const dead = options.isDead ? options.isDead(row, error, delay) : row.attempts >= settings.maxAttempts;
     if (dead) {
-      await database.rows(sql`
-        update ${table} set status = 'dead', lease_until = null, last_error = ${reason} where id = ${row.id}`);
+      const markDead = sql`
+        update ${table} set status = 'dead', lease_until = null, last_error = ${reason} where id = ${row.id}`;
+      const onDead = options.onDead;
+      if (onDead)
+        await database.db.transaction(async (tx) => {
+          await rowsOf(tx, markDead);
+          await onDead(tx, row, error);
+        });
+      else await database.rows(markDead);
       log.error({ ...describe(row), err: reason }, `${what} dead${options.deadHint ? ` (${options.deadHint})` : ""}`);
       return;
     }

@@ -1,5 +1,7 @@
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
 import { Form, NavLink, useLocation } from "react-router";
+import { webhooks as webhooksEn } from "../../i18n/en/webhooks";
+import { webhooks as webhooksEs } from "../../i18n/es/webhooks";
 import type { Locale } from "../../i18n/locales";
 import { ColorModeToggle } from "../layout/color-mode-toggle";
 import { evidenceMessages } from "./evidence/messages";
@@ -53,6 +55,7 @@ export function AppShell({
         { to: "/app/admin/corrections", label: t.nav.corrections },
         { to: "/app/admin/sources", label: t.nav.sources },
         { to: "/app/admin/deliveries", label: a.nav.deliveries },
+        { to: "/app/admin/webhooks", label: (locale === "en" ? webhooksEn : webhooksEs).nav },
         { to: "/app/admin/tokens", label: t.nav.tokens },
         { to: "/app/admin/sso", label: t.ssoAdmin.nav },
         { to: "/app/admin/audit", label: t.nav.audit },

@@ -114,7 +114,7 @@ export const alerts: AlertsMessages = {
     error: "Last error",
     created: "Created",
     next: "Next attempt",
-    statuses: { dead: "Exhausted", pending: "Retrying", sending: "Sending" },
+    statuses: { dead: "Exhausted", pending: "Retrying", sending: "Sending", held: "Held" },
     channels: { inapp: "Platform", email: "Email", mail: "Email", chat: "Chat", webhook: "Webhook" },
     retry: "Retry",
     retryAll: "Retry all exhausted",

@@ -64,4 +64,7 @@ export const auditActions: AuditActionLabels = {
   "triage.updated": "Triage updated",
   "webhook.created": "Webhook created",
   "webhook.deleted": "Webhook deleted",
+  "webhook.disabled": "Webhook disabled",
+  "webhook.enabled": "Webhook resumed",
+  "webhook.tested": "Webhook test sent",
 };

@@ -113,7 +113,7 @@ export const alerts = {
     error: "Último error",
     created: "Creado",
     next: "Siguiente intento",
-    statuses: { dead: "Agotado", pending: "Reintentando", sending: "Enviando" },
+    statuses: { dead: "Agotado", pending: "Reintentando", sending: "Enviando", held: "Retenido" },
     channels: { inapp: "Plataforma", email: "Correo", mail: "Correo", chat: "Chat", webhook: "Webhook" },
     retry: "Reintentar",
     retryAll: "Reintentar todos los agotados",

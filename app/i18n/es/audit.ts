@@ -62,6 +62,9 @@ export const auditActions = {
   "triage.updated": "Triaje actualizado",
   "webhook.created": "Webhook creado",
   "webhook.deleted": "Webhook eliminado",
+  "webhook.disabled": "Webhook desactivado",
+  "webhook.enabled": "Webhook reanudado",
+  "webhook.tested": "Prueba de webhook enviada",
 } as const;
 
 export type AuditActionLabels = Record<keyof typeof auditActions, string>;

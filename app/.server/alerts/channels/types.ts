@@ -45,8 +45,8 @@ export interface Delivery {
 export class PermanentFailure extends Error {}
 
 /**
- * "sent": the worker marks the row sent. "committed": send marked it sent itself, in the same
- * transaction as its own writes (in-app alerts).
+ * "sent": the worker marks the row sent. "committed": send set the row's state itself, in its own
+ * transaction (in-app alerts: sent with their alerts; webhooks: held while their webhook is paused).
  */
 export type SendOutcome = "sent" | "committed";
 
@@ -59,6 +59,11 @@ export interface DeliveryKind<P = unknown> {
   sendBatch?(items: { payload: P; delivery: Delivery }[], ctx: SendContext): Promise<void>;
   /** Attempts before the row is dead (default: the worker's maxAttempts); ignored when the row has a give-up time. */
   maxAttempts?: number;
+  /**
+   * Retried for the worker's retry window from the row's creation (ALERTS_RETRY_WINDOW_MS, 24 h)
+   * rather than a number of attempts: webhooks and mail, whose peer may be down for hours.
+   */
+  retryWindow?: boolean;
 }
 
 /** A new match of a profile, as matching hands it to each channel's prepare. */

@@ -80,7 +80,9 @@ export const alertMatches = pgTable(
 /**
  * One row per message to send. channel: inapp | email | chat | webhook. recipient: a user id,
  * a chat URL or a webhook id. matchKey: the match id, or "webhook:<documentId>" for subscriptions.
- * status: pending → sending → sent, or dead after the limit (webhooks: after giveUpAt).
+ * status: pending → sending → sent, or dead after the limit (webhooks and mail: after their retry
+ * window, giveUpAt when set); held: a webhook's delivery kept while its webhook is disabled or failing,
+ * queued again (same id) when an admin resumes it.
  */
 export const deliveries = pgTable(
   "deliveries",
@@ -103,6 +105,8 @@ export const deliveries = pgTable(
   (table) => [
     uniqueIndex("deliveries_match_channel_recipient_uq").on(table.matchKey, table.channel, table.recipient),
     index("deliveries_due_idx").on(table.status, table.nextAttemptAt),
+    // A webhook's recent deliveries (the admin page) and its held ones (resume).
+    index("deliveries_webhook_idx").on(table.recipient, table.createdAt).where(sql`channel = 'webhook'`),
   ],
 );
 
@@ -144,6 +148,12 @@ export const webhooks = pgTable(
     events: text("events").array().notNull().default(sql`'{document.matched}'::text[]`),
     secret: text("secret").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Disabled by an admin: no new events are queued for it; queued ones are held until it is enabled. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** A delivery ran out of its retry window: its deliveries are held until an admin resumes it. */
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    /** The last error of the delivery that made it failing. */
+    failingError: text("failing_error"),
   },
   (table) => [index("webhooks_org_idx").on(table.organizationId)],
 );

@@ -44,6 +44,8 @@ export const mailChannel: ChannelModule = {
     deliveryKind({
       kind: "email",
       payload: emailPayload,
+      // An SMTP server down for an hour must not lose a mail (issue 42): retried for the window.
+      retryWindow: true,
       async send(p, ctx, delivery) {
         await ctx.transport.send(
           immediateMail(p, { from: ctx.mailFrom, siteUrl: ctx.siteUrl, deliveryId: delivery.id }),
@@ -54,6 +56,7 @@ export const mailChannel: ChannelModule = {
     deliveryKind({
       kind: "mail",
       payload: readyMail,
+      retryWindow: true,
       async send(mail, ctx) {
         await ctx.transport.send(mail);
         return "sent";

@@ -25,3 +25,9 @@ export const defaultWebhookEvents: WebhookEventType[] = ["document.matched"];
 export function isWebhookEventType(value: unknown): value is WebhookEventType {
   return typeof value === "string" && Object.hasOwn(webhookEvents, value);
 }
+
+/**
+ * The test delivery an admin sends from /app/admin/webhooks: signed and sent like every event, but
+ * no subscription names it (not in webhookEvents) and it does not mark a webhook failing.
+ */
+export const webhookTestEvent = "webhook.test";

@@ -1,25 +1,29 @@
 /**
  * The webhook channel: organisation events POSTed to API webhook subscriptions, signed with the
  * Standard Webhooks scheme; the delivery id is the message id (a retry carries the same
- * webhook-id, so receivers can deduplicate). Retried for 24 h (the row's give-up time).
+ * webhook-id, so receivers can deduplicate). Retried for the worker's retry window (24 h; the
+ * row's give-up time when set). A delivery that runs out of it marks its webhook failing (the
+ * worker, in the same transaction); while a webhook is failing or disabled its deliveries are held,
+ * and an admin's resume queues them again with their ids (webhooks.ts, decision 0152).
  */
 import { randomUUID } from "node:crypto";
-import { and, arrayContains, eq } from "drizzle-orm";
+import { and, arrayContains, eq, isNull, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
 import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import { webhooks } from "../../../db/schema.ts";
 import { insertDeliveries, type NewDelivery } from "../deliveries.ts";
 import { type ChannelModule, deliveryKind, PermanentFailure } from "../types.ts";
-import { isWebhookEventType, type WebhookEventType, webhookEventTypes } from "./events.ts";
+import { isWebhookEventType, type WebhookEventType, webhookEventTypes, webhookTestEvent } from "./events.ts";
 
-/** Webhook deliveries are retried for this long. */
+/** Webhook (and mail) deliveries are retried this long by default (ALERTS_RETRY_WINDOW_MS). */
 export const webhookRetryWindowMs = 24 * 60 * 60 * 1000;
 
 export const webhookPayload = z.object({
   webhookId: z.string(),
   body: z.object({
-    type: z.enum(webhookEventTypes),
+    type: z.enum([...webhookEventTypes, webhookTestEvent]),
     timestamp: z.string(),
     data: z.looseObject({ webhookId: z.string() }),
   }),
@@ -50,7 +54,8 @@ export function webhookDelivery(
     recipient: hook.id,
     organizationId: hook.organizationId,
     payload,
-    giveUpAt: new Date(event.now.getTime() + webhookRetryWindowMs),
+    // The worker's retry window from the row's creation (ALERTS_RETRY_WINDOW_MS).
+    giveUpAt: null,
   };
 }
 
@@ -81,7 +86,14 @@ export async function queueWebhookEvent(tx: Db, event: OrganisationEvent): Promi
   const hooks = await tx
     .select({ id: webhooks.id, organizationId: webhooks.organizationId })
     .from(webhooks)
-    .where(and(eq(webhooks.organizationId, event.organisationId), arrayContains(webhooks.events, [event.type])));
+    .where(
+      and(
+        eq(webhooks.organizationId, event.organisationId),
+        arrayContains(webhooks.events, [event.type]),
+        // A disabled webhook gets nothing new (a failing one does: held until an admin resumes it).
+        isNull(webhooks.disabledAt),
+      ),
+    );
   if (!hooks.length) return 0;
   const now = event.now ?? new Date();
   const matchKey = `event:${event.type}:${event.key ?? randomUUID()}`;
@@ -97,9 +109,14 @@ export const webhookChannel: ChannelModule = {
     deliveryKind({
       kind: "webhook",
       payload: webhookPayload,
+      retryWindow: true,
       async send(p, ctx, delivery) {
         const [hook] = await ctx.database.db.select().from(webhooks).where(eq(webhooks.id, p.webhookId));
         if (!hook) throw new PermanentFailure("webhook deleted");
+        // A test is sent whatever the webhook's state: it is how an admin checks a receiver before resuming.
+        if ((hook.disabledAt || hook.failingSince) && p.body.type !== webhookTestEvent) {
+          if (await holdDelivery(ctx.database.db, hook.id, delivery.id)) return "committed";
+        }
         const body = JSON.stringify(p.body);
         const timestamp = new Date();
         const signature = new Webhook(hook.secret).sign(delivery.id, timestamp, body);
@@ -113,3 +130,22 @@ export const webhookChannel: ChannelModule = {
     }),
   ],
 };
+
+/**
+ * Keeps a claimed delivery while its webhook is disabled or failing: status "held", released by an
+ * admin's resume (webhooks.ts). The webhook's row is read FOR SHARE in the same transaction, so a
+ * resume that commits meanwhile is seen (the row is then sent now rather than held for nobody).
+ * false: the webhook is active again (send it).
+ */
+async function holdDelivery(db: Db, webhookId: string, deliveryId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [paused] = await rowsOf<{ id: string }>(
+      tx,
+      sql`select id from webhooks where id = ${webhookId}
+          and (disabled_at is not null or failing_since is not null) for share`,
+    );
+    if (!paused) return false;
+    await rowsOf(tx, sql`update deliveries set status = 'held', lease_until = null where id = ${deliveryId}`);
+    return true;
+  });
+}

@@ -1,0 +1,85 @@
+import type { WebhooksMessages } from "../es/webhooks";
+
+/** The webhooks admin page (/app/admin/webhooks) in English. */
+export const webhooks: WebhooksMessages = {
+  nav: "Webhooks",
+  title: "Webhooks",
+  lead: "Your organisation can receive its events on a server of its own: every delivery is signed (Standard Webhooks) and retried for 24 hours if your server does not answer.",
+  create: {
+    title: "New webhook",
+    url: "Destination URL",
+    urlHint: "A public https address on your server, for example https://example.com/webhooks/vigia.",
+    events: "Events it receives",
+    eventsHint: "Choose at least one.",
+    submit: "Create webhook",
+    internal:
+      "{host} is an internal address (this machine or a private network): for safety, webhooks are only sent to public addresses.",
+    url_invalid: "Enter a full URL starting with https:// or http://.",
+    events_invalid: "Choose at least one event.",
+  },
+  secret: {
+    title: "Webhook created. Save its signing secret now:",
+    once: "You will not see it again. Your server uses it to check that each delivery comes from us.",
+  },
+  list: {
+    title: "Your organisation's webhooks",
+    empty: "No webhooks yet.",
+    events: "Events",
+    created: "Created",
+    status: "Status",
+  },
+  statuses: {
+    active: "Active",
+    disabled: "Disabled",
+    failing: "Failing",
+  },
+  failing:
+    "Failing since {since}: a delivery ran out of its 24 hours of retries ({error}). New deliveries are held until you resume it.",
+  disabledSince: "Disabled since {since}: it receives no new events.",
+  actions: {
+    test: "Send a test",
+    disable: "Disable",
+    enable: "Enable",
+    resume: "Resume",
+    delete: "Delete…",
+    deleteConfirm: "Yes, delete this webhook",
+    deleteWarning: "The webhook and its pending deliveries will be deleted. This cannot be undone.",
+  },
+  done: {
+    created: "Webhook created.",
+    disabled: "Webhook disabled: its pending deliveries are held.",
+    enabled: "Webhook active. Deliveries queued again: {count}.",
+    deleted: "Webhook deleted.",
+    testSent: "Test received: your server answered with success (webhook-id {id}).",
+    testFailed: "The test did not arrive: {error}.",
+    testPending: "The test is still on its way; see its state in the recent deliveries.",
+    notFound: "That webhook no longer exists.",
+    limit: "Your organisation already has the maximum number of webhooks.",
+  },
+  deliveries: {
+    title: "Recent deliveries",
+    empty: "No deliveries yet.",
+    event: "Event",
+    status: "Status",
+    attempts: "Attempts",
+    next: "Next attempt",
+    error: "Last error",
+    created: "Created",
+    statuses: {
+      pending: "Pending",
+      sending: "Sending",
+      sent: "Delivered",
+      dead: "Exhausted",
+      held: "Held",
+    },
+    test: "Test",
+  },
+  eventNames: {
+    "document.matched": "A document matches the organisation",
+    "law.changed": "A law you follow changes",
+    "document.triaged": "A document's triage changes",
+    "obligation.created": "An obligation is recorded",
+    "obligation.updated": "An obligation changes",
+    "obligation.review_needed": "An obligation needs review",
+  },
+};

@@ -126,6 +126,7 @@ for (const target of databaseTargets()) {
         "/api/v1/triage",
         "/api/v1/webhooks",
         "/api/v1/webhooks/{id}",
+        "/api/v1/webhooks/{id}/deliveries",
       ]);
       for (const path of ["/api/v1/audit", "/api/v1/audit/verify"]) {
         expect(Object.keys(paths[path]?.get?.responses ?? {}).sort()).toEqual([

@@ -3,9 +3,11 @@ import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { compareVersions } from "../../.server/laws/compare-page";
 import { organisationFollowsLaw } from "../../.server/laws/reach";
+import { formatDay } from "../../components/app/documents/labels";
 import { blockTitle, formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { DiffLegend, InlineDiff, SideBySideDiff } from "../../components/app/laws/word-diff";
 import { fill } from "../../components/app/messages";
+import type { Locale } from "../../i18n/locales";
 import { plural } from "../../lib/plural";
 import type { Route } from "./+types/law-compare";
 
@@ -87,32 +89,33 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <div className="col-12 col-sm-6 col-lg-3">
+        <div className="col-12 col-md-6 col-lg-4">
           <label htmlFor="cmp-from" className="form-label">
             {c.from}
           </label>
           <select id="cmp-from" name="from" className="form-select" defaultValue={view.from.normId}>
             {view.versions.map((v) => (
               <option key={v.normId} value={v.normId}>
-                {`${v.normId} (${formatLawDate(v.inForceOn ?? v.publishedOn, locale)})`}
+                {versionOption(v, locale)}
               </option>
             ))}
           </select>
         </div>
-        <div className="col-12 col-sm-6 col-lg-3">
+        <div className="col-12 col-md-6 col-lg-4">
           <label htmlFor="cmp-to" className="form-label">
             {c.to}
           </label>
           <select id="cmp-to" name="to" className="form-select" defaultValue={view.to.normId}>
             {view.versions.map((v) => (
               <option key={v.normId} value={v.normId}>
-                {`${v.normId} (${formatLawDate(v.inForceOn ?? v.publishedOn, locale)})`}
+                {versionOption(v, locale)}
               </option>
             ))}
           </select>
         </div>
         {side ? <input type="hidden" name="view" value="side" /> : null}
-        <div className="col-12 col-lg-2">
+        {/* Its own line: the version lists keep the whole width of a third each (issue 40: they were cut). */}
+        <div className="col-12 col-sm-auto">
           <button type="submit" className="btn btn-primary w-100">
             {c.submit}
           </button>
@@ -168,4 +171,9 @@ export default function LawCompare({ loaderData }: Route.ComponentProps) {
       <p className="small text-body-secondary law-no-print">{c.print}</p>
     </>
   );
+}
+
+/** A version in a list: the day it applies, short, then the amending norm ("6 nov 2019 · BOE-A-2019-15790"). */
+function versionOption(v: { normId: string; inForceOn?: string | null; publishedOn: string }, locale: Locale): string {
+  return `${formatDay(v.inForceOn ?? v.publishedOn, locale)} · ${v.normId}`;
 }

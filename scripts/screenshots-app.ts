@@ -6,7 +6,7 @@
  * are added so that the pages are not empty. Builds if needed.
  */
 import { execSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../app/.server/db/client.ts";
@@ -158,7 +158,8 @@ await ok(
       name: "Keycloak",
       entryPoint: "https://sso.banco.example/realms/banco/protocol/saml",
       idpEntityId: "https://sso.banco.example/realms/banco",
-      certificate: "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
+      // A real certificate (the test IdP's): the page checks it is X.509 and not expired.
+      certificate: readFileSync("tests/support/saml/idp-cert.pem", "utf8"),
     },
   }),
   "SSO provider",

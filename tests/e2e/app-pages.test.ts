@@ -367,7 +367,8 @@ describe("follows, alerts and counts in words", () => {
     await page.goto(`${server.url}/app/laws/${lawId}`);
     // Wide screen: the index is open beside the text, and stays in view as one reads.
     const side = page.locator(".law-side");
-    await expect.poll(() => page.locator(".law-side-details").getAttribute("open")).not.toBeNull();
+    // (opened once the page is hydrated: slow on a loaded machine)
+    await expect.poll(() => page.locator(".law-side-details").getAttribute("open"), { timeout: 30_000 }).not.toBeNull();
     await page.evaluate(() => window.scrollTo({ top: 6000, behavior: "instant" }));
     const box = await side.boundingBox();
     expect(box?.y ?? -1).toBeGreaterThanOrEqual(0);
@@ -376,8 +377,10 @@ describe("follows, alerts and counts in words", () => {
     // A block without a heading is named in words, never "[preambulo]".
     expect(await page.locator(".law-text").textContent()).not.toMatch(/\[[a-z_]+\]/);
     await page.getByRole("button", { name: "Seguir", exact: true }).click();
-    await expect.poll(() => page.locator(".alert-success").textContent()).toContain("Listo: sigues toda la ley.");
-    await expect.poll(() => page.getByRole("button", { name: "Dejar de seguir" }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator(".alert-success").textContent(), { timeout: 30_000 })
+      .toContain("Listo: sigues toda la ley.");
+    await expect.poll(() => page.getByRole("button", { name: "Dejar de seguir" }).count(), { timeout: 30_000 }).toBe(1);
     await page.goto(`${server.url}/app/profiles`);
     const follow = page.getByTestId("profile-follow");
     expect(await follow.textContent()).toBe(`Sigue: ${lawId}, la ley entera`);

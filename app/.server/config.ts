@@ -56,6 +56,12 @@ const schema = z.object({
   // --- end alerts ---
   // Enterprise identity (issue 41): identity providers on loopback or a private network (on-premises IdP).
   SSO_ALLOW_PRIVATE_IDP_URLS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  SSO_DNS_SERVERS: z
+    .string()
+    .regex(/^\s*[0-9A-Fa-f.:[\]]+(\s*,\s*[0-9A-Fa-f.:[\]]+)*\s*$/, {
+      error: "must be IP addresses (with :port) separated by commas",
+    })
+    .optional(),
   // Platform sign-in (issue 10, auth): session/token key, first organisation by mail.
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   PLATFORM_ADMIN_EMAIL: emailAddress.optional(),
@@ -119,6 +125,8 @@ export type Config = Readonly<{
   authSecret: string;
   /** SSO_ALLOW_PRIVATE_IDP_URLS=1: IdP URLs (discovery, metadata, tokens) may be private addresses and http. */
   allowPrivateIdpUrls: boolean;
+  /** SSO_DNS_SERVERS: the resolvers asked for domain proofs (TXT); unset: the system's. */
+  ssoDnsServers: readonly string[];
   /** On a start with no organisation: create one and invite this owner. */
   platformAdminEmail: string | undefined;
   platformOrgName: string;
@@ -182,6 +190,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     authSecret: v.AUTH_SECRET ?? localSecret(dataDir, "auth-secret"),
     allowPrivateIdpUrls: v.SSO_ALLOW_PRIVATE_IDP_URLS === "1",
+    ssoDnsServers: Object.freeze(
+      (v.SSO_DNS_SERVERS ?? "")
+        .split(",")
+        .map((server) => server.trim())
+        .filter(Boolean),
+    ),
     platformAdminEmail: v.PLATFORM_ADMIN_EMAIL,
     platformOrgName: v.PLATFORM_ORG_NAME,
   });

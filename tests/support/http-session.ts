@@ -10,14 +10,14 @@ export function httpClient(base: string) {
   let cookie = "";
   async function request(
     pathname: string,
-    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
   ) {
     const headers: Record<string, string> = {
       cookie,
       "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0",
       ...init.headers,
     };
-    let body: string | undefined;
+    let body = init.body;
     if (init.form) {
       headers["content-type"] = "application/x-www-form-urlencoded";
       headers.origin = base;

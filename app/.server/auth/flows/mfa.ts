@@ -63,6 +63,11 @@ export function mfaFlow(ctx: AuthContext) {
     /** Confirms enrolment with a first code: MFA on, this session verified, the others ended. */
     async confirmEnrolment(current: SessionInfo, code: string, meta: RequestMeta): Promise<string[]> {
       const cleaned = code.replace(/\s+/g, "");
+      // better-auth replaces the session on enrolment: what the new one keeps is read first.
+      const [before] = await db
+        .select({ ssoProviderId: session.ssoProviderId })
+        .from(session)
+        .where(eq(session.token, current.token));
       const response = await auth.api.verifyTOTP({
         body: { code: cleaned },
         headers: authHeaders(meta),
@@ -75,7 +80,7 @@ export function mfaFlow(ctx: AuthContext) {
       const cookies = setCookiesOf(response);
       const token = sessionTokenOf(cookies) ?? current.token;
       if (!(await claimTotpStep(current.userId, cleaned))) throw new AuthError("code_reused");
-      await markMfaVerified(token);
+      await markMfaVerified(token, before?.ssoProviderId ?? null);
       const ended = await endOtherSessions(current.userId, token);
       await db.transaction(async (tx) => {
         await auditForUser(tx, current.userId, current.email, "mfa.enrolled", meta, null, { method: "totp" });

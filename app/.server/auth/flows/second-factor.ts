@@ -15,8 +15,16 @@ function deviceFingerprint(userAgent: string): string {
 export function secondFactor(ctx: AuthContext) {
   const { db, appUrl, secretConfig } = ctx;
 
-  async function markMfaVerified(token: string): Promise<void> {
-    await db.update(session).set({ mfaVerifiedAt: new Date() }).where(eq(session.token, token));
+  /**
+   * Marks the session `token` as past its second factor. `ssoProviderId`: the identity provider of
+   * the session it replaces (better-auth issues a new one at TOTP enrolment), kept so that an IdP
+   * session stays one ("SSO required" ends only password sessions).
+   */
+  async function markMfaVerified(token: string, ssoProviderId: string | null = null): Promise<void> {
+    await db
+      .update(session)
+      .set({ mfaVerifiedAt: new Date(), ...(ssoProviderId ? { ssoProviderId } : {}) })
+      .where(eq(session.token, token));
   }
 
   /** Remembers the accepted step; false when this step (or a later one) was already used. */

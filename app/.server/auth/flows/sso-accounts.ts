@@ -180,15 +180,22 @@ export function ssoAccounts(ctx: AuthContext) {
   }
 
   /** A session for the user, its cookie signed as better-auth signs it; verified when the IdP's MFA is trusted. */
-  async function startSession(userId: string, mfaVerified: boolean, meta: RequestMeta): Promise<string[]> {
+  /** A session signed in through `providerId` (marked so: "SSO required" ends the others, not these). */
+  async function startSession(
+    userId: string,
+    providerId: string,
+    mfaVerified: boolean,
+    meta: RequestMeta,
+  ): Promise<string[]> {
     const context = await auth.$context;
     const created = await context.internalAdapter.createSession(userId, false, {
       ipAddress: meta.ip,
       userAgent: meta.userAgent,
     });
-    if (mfaVerified) {
-      await db.update(session).set({ mfaVerifiedAt: new Date() }).where(eq(session.token, created.token));
-    }
+    await db
+      .update(session)
+      .set({ ssoProviderId: providerId, ...(mfaVerified ? { mfaVerifiedAt: new Date() } : {}) })
+      .where(eq(session.token, created.token));
     const cookie = context.authCookies.sessionToken;
     const signature = createHmac("sha256", context.secret).update(created.token).digest("base64");
     const attributes = cookie.attributes;

@@ -4,10 +4,10 @@
  * the owner's confirmation, decision 0135) and the SSO policy. Every change is audited.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { resolveTxt } from "node:dns/promises";
+import { Resolver } from "node:dns/promises";
 import { symmetricEncrypt } from "better-auth/crypto";
-import { and, asc, eq } from "drizzle-orm";
-import { member, team } from "../../db/schema/auth.ts";
+import { and, asc, eq, inArray, isNull, ne } from "drizzle-orm";
+import { member, session, team } from "../../db/schema/auth.ts";
 import { ssoDomain, ssoGroupMapping, ssoPolicy, ssoProvider } from "../../db/schema/sso.ts";
 import { outboundFetch, validateOutboundUrl } from "../../net/outbound.ts";
 import {
@@ -58,6 +58,10 @@ const domainPattern = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a
 export function ssoAdminFlow(ctx: AuthContext) {
   const { db, config, secretConfig } = ctx;
   const policy = { allowPrivate: config.allowPrivateIdpUrls };
+  /** TXT lookups for domain proofs: the system's resolvers, or SSO_DNS_SERVERS (a split-horizon DNS, a test). */
+  const dns = new Resolver({ timeout: 3000, tries: 2 });
+  if (config.ssoDnsServers.length > 0) dns.setServers([...config.ssoDnsServers]);
+  const resolveTxt = (host: string) => dns.resolveTxt(host);
 
   function requireAdmin(actor: MemberInfo) {
     if (actor.role !== "owner" && actor.role !== "admin") throw new AuthError("forbidden");
@@ -296,19 +300,14 @@ export function ssoAdminFlow(ctx: AuthContext) {
     },
 
     /** Proves a claimed domain by its TXT record `_vigia-challenge.<domain>`. */
-    async verifySsoDomainDns(
-      actor: MemberInfo,
-      domain: string,
-      meta: RequestMeta,
-      resolve: (host: string) => Promise<string[][]> = resolveTxt,
-    ): Promise<boolean> {
+    async verifySsoDomainDns(actor: MemberInfo, domain: string, meta: RequestMeta): Promise<boolean> {
       requireAdmin(actor);
       const [row] = await db
         .select()
         .from(ssoDomain)
         .where(and(eq(ssoDomain.domain, domain), eq(ssoDomain.organizationId, actor.organizationId)));
       if (!row) throw new AuthError("not_found");
-      const records = await resolve(domainChallengeHost(domain)).catch(() => [] as string[][]);
+      const records = await resolveTxt(domainChallengeHost(domain)).catch(() => [] as string[][]);
       const proved = records.some((parts) => parts.join("") === row.challenge);
       if (!proved) return false;
       await db.transaction(async (tx) => {
@@ -365,6 +364,26 @@ export function ssoAdminFlow(ctx: AuthContext) {
           .insert(ssoPolicy)
           .values({ organizationId: actor.organizationId, ...input, updatedAt: new Date() })
           .onConflictDoUpdate({ target: ssoPolicy.organizationId, set: { ...input, updatedAt: new Date() } });
+        // Required from now on: the members' password sessions end (their next request signs them out);
+        // sessions opened through an IdP and the break-glass owner's stay.
+        const ended = input.ssoRequired
+          ? await tx
+              .delete(session)
+              .where(
+                and(
+                  isNull(session.ssoProviderId),
+                  inArray(
+                    session.userId,
+                    tx
+                      .select({ userId: member.userId })
+                      .from(member)
+                      .where(eq(member.organizationId, actor.organizationId)),
+                  ),
+                  input.breakGlassUserId ? ne(session.userId, input.breakGlassUserId) : undefined,
+                ),
+              )
+              .returning({ userId: session.userId })
+          : [];
         await auditByMember(
           tx,
           actor,
@@ -373,6 +392,8 @@ export function ssoAdminFlow(ctx: AuthContext) {
           { type: "organization", id: actor.organizationId },
           {
             ...input,
+            passwordSessionsEnded: ended.length,
+            membersSignedOut: new Set(ended.map((row) => row.userId)).size,
           },
         );
       });

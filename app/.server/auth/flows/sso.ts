@@ -26,6 +26,20 @@ import { auditSso, type ProviderRow, ssoAccounts } from "./sso-accounts.ts";
 const requestMinutes = 10;
 const requestCookie = "vn.sso_request";
 
+/**
+ * The cookie that binds an SSO request to the browser that started it (decision 0136). The SAML
+ * answer comes back as a cross-site POST from the IdP's page: browsers send a cookie on it only
+ * when it is SameSite=None, which they accept only with Secure, i.e. over https. Over plain http
+ * (development) it is SameSite=Lax: OIDC's callback (a top-level GET) still carries it, the SAML
+ * ACS POST does not, and SAML sign-in is refused there as an answer to another browser's request.
+ */
+export function ssoRequestCookie(id: string, siteUrl: string): string {
+  const secure = new URL(siteUrl).protocol === "https:";
+  return `${requestCookie}=${encodeURIComponent(id)}; Max-Age=${requestMinutes * 60}; Path=/app/sso; HttpOnly; ${
+    secure ? "SameSite=None; Secure" : "SameSite=Lax"
+  }`;
+}
+
 /** The request this browser started (a cookie), so that an answer to someone else's request is refused. */
 function requestOfBrowser(meta: RequestMeta): string | null {
   const match = /(?:^|;\s*)vn\.sso_request=([^;]*)/.exec(meta.headers.get("cookie") ?? "");
@@ -42,12 +56,7 @@ export function ssoFlow(ctx: AuthContext) {
   const accounts = ssoAccounts(ctx);
   const oidc = oidcClient(config.allowPrivateIdpUrls);
   const oidcCallback = () => appUrl("/app/sso/oidc/callback");
-  const secure = new URL(config.siteUrl).protocol === "https:";
-  /** SameSite=None over https: the SAML answer is a cross-site POST and must carry it. */
-  const bindCookie = (id: string) =>
-    `${requestCookie}=${encodeURIComponent(id)}; Max-Age=${requestMinutes * 60}; Path=/app/sso; HttpOnly; ${
-      secure ? "SameSite=None; Secure" : "SameSite=Lax"
-    }`;
+  const bindCookie = (id: string) => ssoRequestCookie(id, config.siteUrl);
   const saml = samlServiceProvider();
   /** The SP's entity ID (also its metadata URL) and ACS, one pair per provider. */
   const samlUrls = (id: string) => ({
@@ -140,7 +149,7 @@ export function ssoFlow(ctx: AuthContext) {
       return { kind: "user" as const, userId: found.userId, mfaVerified };
     });
     if (outcome.kind === "link") return { kind: "link_pending", token: outcome.token };
-    const setCookies = await accounts.startSession(outcome.userId, outcome.mfaVerified, meta);
+    const setCookies = await accounts.startSession(outcome.userId, provider.id, outcome.mfaVerified, meta);
     return { kind: "signed_in", setCookies, next: request.next ?? "/app", mfaVerified: outcome.mfaVerified };
   }
 

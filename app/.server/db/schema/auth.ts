@@ -44,6 +44,8 @@ export const session = pgTable(
     impersonatedBy: text("impersonated_by"),
     /** The project's: when a second factor was verified in this session (null: not yet). */
     mfaVerifiedAt: at("mfa_verified_at"),
+    /** The project's: the identity provider this session was signed in through (null: password or passkey). */
+    ssoProviderId: text("sso_provider_id"),
   },
   (table) => [index("auth_session_user_idx").on(table.userId)],
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "auth_session" ADD COLUMN "sso_provider_id" text;

@@ -1,5 +1,6 @@
 /** A signed-in platform session over HTTP, as a browser without JavaScript gets it: setup form, then TOTP enrolment. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { mergeCookies } from "../../app/.server/auth/cookies.ts";
 import { totpFromUri } from "./totp.ts";
@@ -10,7 +11,17 @@ export function httpClient(base: string) {
   let cookie = "";
   async function request(
     pathname: string,
-    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
+    init: {
+      method?: string;
+      form?: Record<string, string>;
+      headers?: Record<string, string>;
+      body?: string;
+      /**
+       * On a connection of its own: a POST sent after a slow step (a loaded machine) on a kept-alive
+       * connection can meet the server closing it (ECONNRESET), and fetch does not retry a POST.
+       */
+      fresh?: boolean;
+    } = {},
   ) {
     const headers: Record<string, string> = {
       cookie,
@@ -23,12 +34,10 @@ export function httpClient(base: string) {
       headers.origin = base;
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(`${base}${pathname}`, {
-      method: init.method ?? (init.form ? "POST" : "GET"),
-      headers,
-      body,
-      redirect: "manual",
-    });
+    const method = init.method ?? (init.form ? "POST" : "GET");
+    const response = init.fresh
+      ? await freshRequest(`${base}${pathname}`, method, headers, body)
+      : await fetch(`${base}${pathname}`, { method, headers, body, redirect: "manual" });
     cookie = mergeCookies(cookie, response.headers.getSetCookie());
     return response;
   }
@@ -38,6 +47,25 @@ export function httpClient(base: string) {
       return cookie;
     },
   };
+}
+
+function freshRequest(url: string, method: string, headers: Record<string, string>, body: string | undefined) {
+  return new Promise<Response>((resolve, reject) => {
+    const request = http.request(url, { method, headers, agent: false }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () => {
+        const out = new Headers();
+        for (const [name, value] of Object.entries(answer.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, one);
+        }
+        resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode ?? 0, headers: out }));
+      });
+      answer.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
 }
 
 async function enrolOverHttp(client: ReturnType<typeof httpClient>) {

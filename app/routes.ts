@@ -15,6 +15,8 @@ export default [
   route("mail/send", "routes/mail-send.ts"),
   // Calendar feeds (ICS) behind a secret, revocable URL: no session (app/.server/calendar/).
   route("calendar/:file", "routes/calendar-feed.ts", { id: "calendar-feed" }),
+  // Alert profiles' Atom feeds behind a secret, revocable URL: no session (app/.server/feeds/).
+  route("feeds/:file", "routes/profile-feed.ts", { id: "profile-feed" }),
   // REST API: JSON resource routes behind bearer tokens (app/.server/api/handler.ts); the
   // operations' schemas in app/.server/api/operations/ also make /api/v1/openapi.json.
   ...prefix("api/v1", [
@@ -41,6 +43,8 @@ export default [
     route("laws/:id/compare", "routes/api/law-compare.ts"),
     route("laws/:id/obligations", "routes/api/law-obligations.ts"),
     route("openapi.json", "routes/api/openapi.ts"),
+    route("saved-searches", "routes/api/saved-searches.ts"),
+    route("saved-searches/:id", "routes/api/saved-search.ts"),
     route("sources", "routes/api/sources.ts"),
     route("sources/:id/run", "routes/api/source-run.ts"),
     route("taxonomy", "routes/api/taxonomy.ts"),
@@ -79,6 +83,8 @@ export default [
         route("profiles", "routes/app/profiles.tsx", { id: "app-profiles" }),
         route("profiles/new", "routes/app/profile-edit.tsx", { id: "app-profile-new" }),
         route("profiles/:id", "routes/app/profile-edit.tsx", { id: "app-profile-edit" }),
+        route("profiles/:id/feed", "routes/app/profile-feed.tsx", { id: "app-profile-feed" }),
+        route("searches", "routes/app/saved-searches.tsx", { id: "app-saved-searches" }),
         route("admin/deliveries", "routes/app/admin-deliveries.tsx", { id: "app-admin-deliveries" }),
         route("admin/webhooks", "routes/app/admin-webhooks.tsx", { id: "app-admin-webhooks" }),
         route("documents/:id", "routes/app/document.tsx", { id: "app-document" }),

@@ -4,10 +4,10 @@ export type { Logger } from "pino";
 
 /**
  * Path segments that are bearer secrets (invitation, password-reset, setup and better-auth's
- * own token links, calendar feeds) and query parameters that carry one.
+ * own token links, calendar feeds, alert profiles' Atom feeds) and query parameters that carry one.
  */
 const secretSegment =
-  /(\/(?:invite|reset|setup|reset-password|verify-email|magic-link|accept-invitation|calendar)\/)([^/?#\s"'<>\\]+)/gi;
+  /(\/(?:invite|reset|setup|reset-password|verify-email|magic-link|accept-invitation|calendar|feeds)\/)([^/?#\s"'<>\\]+)/gi;
 const secretParameter =
   /([?&;][\w.-]*(?:token|secret|password|passwd|code|key|signature|otp|sig)[\w.-]*=)([^&#\s"'<>\\]*)/gi;
 

@@ -120,6 +120,8 @@ for (const target of databaseTargets()) {
         "/api/v1/obligations/{id}",
         "/api/v1/obligations/{id}/review",
         "/api/v1/openapi.json",
+        "/api/v1/saved-searches",
+        "/api/v1/saved-searches/{id}",
         "/api/v1/sources",
         "/api/v1/sources/{id}/run",
         "/api/v1/taxonomy",

@@ -7,8 +7,10 @@ import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { madridDateDaysAgo } from "../../lib/madrid-date.ts";
 import type { Database } from "../db/client.ts";
 import { team, teamMember, user } from "../db/schema/auth.ts";
+import { applyCorrections, correctionsOf } from "../documents/corrections.ts";
 import { reachable } from "../documents/reach.ts";
 import { getDocument } from "../documents/search.ts";
+import type { AreaLabel } from "../documents/types.ts";
 import type { AlertDirectory, DocumentLoader, Recipient } from "./matching.ts";
 import type { FilterSet, MatchableDocument } from "./profiles.ts";
 
@@ -96,9 +98,12 @@ export async function recentDocuments(
       sql`, `,
     )}]::text[]`;
   const where = [sql`published_on >= ${since}`, reachable(organizationId)];
+  // The organisation's own additions of an area count too (documents/corrections.ts), as in matching.
   if (filters.areas.length)
     where.push(
-      sql`exists (select 1 from jsonb_array_elements(coalesce(areas, '[]'::jsonb)) a where a->>'id' = any(${list(filters.areas)}))`,
+      sql`(exists (select 1 from jsonb_array_elements(coalesce(areas, '[]'::jsonb)) a where a->>'id' = any(${list(filters.areas)}))
+        or d.id in (select c.document_id from area_corrections c where c.organization_id = ${organizationId}
+          and c.action = 'add' and c.area = any(${list(filters.areas)})))`,
     );
   if (filters.jurisdictions.length) where.push(sql`jurisdiction = any(${list(filters.jurisdictions)})`);
   if (filters.kinds.length) where.push(sql`kind = any(${list(filters.kinds)})`);
@@ -115,13 +120,19 @@ export async function recentDocuments(
     jurisdiction: string | null;
     kind: string | null;
     relevance: "high" | "medium" | "low" | null;
-    areas: { id: string }[] | null;
+    areas: AreaLabel[] | null;
     published_on: string;
     official_url: string;
     body_text: string;
   }>(sql`select id, source, title, titles, jurisdiction, kind, relevance, areas, published_on, official_url, body_text
     from documents d where ${sql.join(where, sql` and `)}
     order by published_on desc, id limit ${options.limit ?? 2000}`);
+  // Matching reads each organisation's view of the areas (its removals out, its additions in).
+  const corrections = await correctionsOf(
+    database.db,
+    organizationId,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     source: row.source,
@@ -132,7 +143,7 @@ export async function recentDocuments(
     jurisdiction: row.jurisdiction as string,
     kind: row.kind as string,
     relevance: row.relevance as MatchableDocument["relevance"],
-    areas: row.areas ?? [],
+    areas: applyCorrections(row.areas ?? [], corrections.get(row.id)),
     publishedOn: row.published_on,
     officialUrl: row.official_url,
   }));

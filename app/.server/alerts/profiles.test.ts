@@ -4,6 +4,7 @@ import {
   filtersOf,
   type MatchableDocument,
   matches,
+  parseQuery,
   previewMatches,
   profileInputSchema,
 } from "./profiles.ts";
@@ -49,6 +50,42 @@ describe("matches", () => {
     expect(matches({ ...any, keywords: ["blanq"] }, doc).matched).toBe(false);
     expect(matches({ ...any, query: "ley decreto" }, doc).matched).toBe(true);
     expect(matches({ ...any, query: "ley directiva" }, doc).matched).toBe(false);
+  });
+});
+
+describe("a saved query reads the search box's syntax", () => {
+  const q = (query: string) => matches({ ...any, query }, doc).matched;
+  it("keeps phrases whole, in order", () => {
+    expect(q('"blanqueo de capitales"')).toBe(true);
+    expect(q('"capitales de blanqueo"')).toBe(false);
+  });
+  it("leaves out documents holding an excluded word or phrase (it used to require them)", () => {
+    expect(q("blanqueo -sanciones")).toBe(true);
+    expect(q("blanqueo -prevencion")).toBe(false);
+    expect(q('blanqueo -"ley 10 2010"')).toBe(false);
+  });
+  it("reads OR between alternatives, each group still required", () => {
+    expect(q("directiva OR decreto")).toBe(true);
+    expect(q("directiva or reglamento")).toBe(false);
+    expect(q("directiva OR decreto blanqueo")).toBe(true);
+    expect(q("directiva OR decreto terrorismo")).toBe(false);
+  });
+  it("reads word* as a prefix and a bare word as a whole word", () => {
+    expect(q("blanq*")).toBe(true);
+    expect(q("blanq")).toBe(false);
+  });
+  it("parses into groups and exclusions", () => {
+    expect(parseQuery('"Protección de datos" -sanción a OR b financ*')).toEqual({
+      groups: [
+        [{ text: "proteccion de datos", prefix: false, typed: "Protección de datos" }],
+        [
+          { text: "a", prefix: false, typed: "a" },
+          { text: "b", prefix: false, typed: "b" },
+        ],
+        [{ text: "financ", prefix: true, typed: "financ*" }],
+      ],
+      excluded: [{ text: "sancion", prefix: false, typed: "sanción" }],
+    });
   });
 });
 

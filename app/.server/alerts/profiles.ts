@@ -131,6 +131,58 @@ function containsPhrase(haystack: string, phrase: string): boolean {
   return needle.length > 0 && ` ${haystack} `.includes(` ${needle} `);
 }
 
+/** One term of a saved query: a word or a "quoted phrase" (folded), or a word* prefix. */
+export interface QueryTerm {
+  text: string;
+  prefix: boolean;
+  /** As typed, for saying what matched: "protección de datos", "financ*". */
+  typed: string;
+}
+
+/**
+ * A saved query read with the search box's syntax (PostgreSQL's websearch plus prefixes): every
+ * group must hold (a group is one term, or terms joined by OR), no excluded term may appear.
+ */
+export interface ParsedQuery {
+  groups: QueryTerm[][];
+  excluded: QueryTerm[];
+}
+
+/** `"protección de datos" -sanción blanqueo OR capitales financ*` → groups and exclusions. */
+export function parseQuery(query: string): ParsedQuery {
+  const groups: QueryTerm[][] = [];
+  const excluded: QueryTerm[] = [];
+  let joinNext = false;
+  for (const match of query.matchAll(/(-?)"([^"]*)"?|(\S+)/g)) {
+    const negate = match[1] === "-" || (match[3]?.startsWith("-") ?? false);
+    const raw = match[2] ?? match[3]?.replace(/^-+/, "") ?? "";
+    if (match[3] !== undefined && /^or$/i.test(raw) && !negate) {
+      joinNext = groups.length > 0;
+      continue;
+    }
+    const prefix = match[2] === undefined && raw.endsWith("*");
+    const text = fold(raw);
+    if (!text) continue;
+    const term = { text, prefix, typed: raw.trim() };
+    if (negate) excluded.push(term);
+    else if (joinNext) groups[groups.length - 1]?.push(term);
+    else groups.push([term]);
+    joinNext = false;
+  }
+  return { groups, excluded };
+}
+
+function termIn(haystack: string, term: QueryTerm): boolean {
+  return term.prefix ? ` ${haystack}`.includes(` ${term.text}`) : ` ${haystack} `.includes(` ${term.text} `);
+}
+
+function queryHolds(query: ParsedQuery, haystack: string): boolean {
+  return (
+    query.groups.every((group) => group.some((term) => termIn(haystack, term))) &&
+    !query.excluded.some((term) => termIn(haystack, term))
+  );
+}
+
 export interface FilterSet {
   areas: string[];
   jurisdictions: string[];
@@ -191,12 +243,12 @@ export function matches(
       hits.terms.push(...hit);
     }
     if (query) {
-      const words = fold(query).split(" ").filter(Boolean);
-      if (!words.every((word) => containsPhrase(haystack, word))) return no;
+      const parsed = parseQuery(query);
+      if (!queryHolds(parsed, haystack)) return no;
       reasons.push(`query:${query}`);
-      for (const word of query.split(/\s+/)) {
-        const typed = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-        if (fold(typed) && !hits.terms.some((term) => fold(term) === fold(typed))) hits.terms.push(typed);
+      // The terms found, as typed (excluded ones and OR are not what matched).
+      for (const term of parsed.groups.flat()) {
+        if (termIn(haystack, term) && !hits.terms.some((hit) => fold(hit) === term.text)) hits.terms.push(term.typed);
       }
     }
   }

@@ -80,7 +80,8 @@ export const alerts: AlertsMessages = {
     keywords: "Keywords (one per line)",
     keywordsHelp: "One is enough. Case and accents are ignored; title and text are searched.",
     query: "Saved search",
-    queryHelp: "Every word must appear in the title or the text.",
+    queryHelp:
+      "As in the search box: every word must appear in the title or the text; “phrases” in quotes, -word to exclude, OR between alternatives and word* for words starting so. No word forms or translations.",
     channelsLegend: "How we tell you",
     inapp: "In the platform, at once (always on)",
     email: "Email",

@@ -79,7 +79,8 @@ export const alerts = {
     keywords: "Palabras clave (una por línea)",
     keywordsHelp: "Basta con que aparezca una. Sin distinguir mayúsculas ni tildes, en el título y el texto.",
     query: "Búsqueda guardada",
-    queryHelp: "Todas las palabras deben aparecer en el título o el texto.",
+    queryHelp:
+      "Como en el buscador: todas las palabras deben aparecer en el título o el texto; «frases» entre comillas, -palabra para excluir, OR entre alternativas y palabra* para las que empiezan así. Sin variantes de las palabras ni traducciones.",
     channelsLegend: "Cómo te avisamos",
     inapp: "En la plataforma, al momento (siempre activo)",
     email: "Correo",

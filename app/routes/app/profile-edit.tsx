@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect } from "react-router";
+import { profileFromSearch } from "../../.server/alerts/from-search";
 import {
   createAuditedProfile,
   organisationGroups,
@@ -6,13 +7,16 @@ import {
   profileFor,
   updateAuditedProfile,
 } from "../../.server/alerts/profile-admin";
-import { profileInputSchema } from "../../.server/alerts/profiles";
+import { type Profile, profileInputSchema } from "../../.server/alerts/profiles";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { can } from "../../.server/auth/permissions";
 import { servicesContext } from "../../.server/context";
+import { sourceChoices } from "../../.server/sources/registry";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { alertMessages, fill } from "../../components/app/messages";
+import { savedMessages } from "../../components/app/saved/messages";
 import { fieldErrorsOf } from "../../lib/field-errors";
+import { madridDateDaysAgo } from "../../lib/madrid-date";
 import {
   emptyProfileValues,
   type ProfileFormValues,
@@ -22,33 +26,84 @@ import {
 } from "../../lib/profile-form";
 import { areas, jurisdictions, kinds } from "../../lib/taxonomy";
 import type { Route } from "./+types/profile-edit";
+import { filtersQuery, parseSearchParams, runSearch } from "./search.server";
 
 export const handle = { layout: "bare" };
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+type Preview = { total: number; items: { id: string; title: string; publishedOn: string; reasons: string[] }[] };
+
+function previewView(preview: Awaited<ReturnType<typeof previewProfile>>): Preview {
+  return {
+    total: preview.total,
+    items: preview.items.map((item) => ({
+      id: item.document.id,
+      title: item.document.title,
+      publishedOn: item.document.publishedOn ?? "",
+      reasons: item.reasons,
+    })),
+  };
+}
+
+/**
+ * A new profile from a search (`/app/profiles/new?fromSearch=1&q=…&area=…`): the search's filters
+ * mapped to the profile's (alerts/from-search.ts, with what an alert cannot keep), and the preview
+ * of the last 30 days computed at once, beside what the search itself finds in those days.
+ */
+async function fromSearch(request: Request, context: Route.LoaderArgs["context"], locale: "es" | "en") {
+  const member = requireMember(context, "alerts.use");
+  const url = new URL(request.url);
+  if (url.searchParams.get("fromSearch") !== "1") return null;
+  const parsed = parseSearchParams(url.searchParams, locale, 1);
+  if (!parsed.query) return null;
+  const services = context.get(servicesContext);
+  const mapped = profileFromSearch(parsed.query, locale, savedMessages(locale).fromSearch.defaultName);
+  const input = profileInputSchema(locale).safeParse(profileInput(mapped.values, member.userId));
+  const preview = input.success
+    ? previewView(await previewProfile(services.alerts.database, member.organizationId, input.data))
+    : null;
+  const since = madridDateDaysAgo(30);
+  const searched = await runSearch(services.api.database, member.organizationId, {
+    ...parsed.query,
+    from: parsed.query.from && parsed.query.from > since ? parsed.query.from : since,
+    cursor: undefined,
+  });
+  return {
+    values: mapped.values,
+    notes: mapped.notes,
+    preview,
+    searchHref: `/app/search${filtersQuery(parsed.values)}`,
+    searchTotal: searched === "bad-cursor" ? null : searched.total,
+  };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = requireMember(context, "alerts.use");
   const locale = appLocale(context);
   const { database } = context.get(servicesContext).alerts;
   const admin = can(member, "profiles.manage_group");
   let values = emptyProfileValues(locale);
   let id: string | null = null;
+  let lawId: string | null = null;
+  const search = params.id ? null : await fromSearch(request, context, locale);
   if (params.id) {
     const profile = await profileFor(database, member, params.id);
     if (!profile) throw data("Not found", { status: 404 });
     values = valuesFromProfile(profile);
     id = profile.id;
-  }
+    lawId = (profile as Profile & { lawId?: string | null }).lawId ?? null;
+  } else if (search) values = search.values;
   return {
     locale,
     id,
+    lawId,
     values,
+    search,
+    sources: sourceChoices(locale),
     groups: admin ? await organisationGroups(database, member.organizationId) : [],
   };
 }
 
 const hours = Array.from({ length: 24 }, (_, hour) => hour);
-
-type Preview = { total: number; items: { id: string; title: string; publishedOn: string; reasons: string[] }[] };
 
 /** intent=preview: the last 30 days' matches of what is typed (nothing saved); intent=save: create or update, audited. */
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -74,19 +129,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (form.get("intent") === "preview") {
     const preview = await previewProfile(database, member.organizationId, parsed.data);
-    return {
-      values,
-      errors,
-      preview: {
-        total: preview.total,
-        items: preview.items.map((item) => ({
-          id: item.document.id,
-          title: item.document.title,
-          publishedOn: item.document.publishedOn ?? "",
-          reasons: item.reasons,
-        })),
-      } satisfies Preview,
-    };
+    return { values, errors, preview: previewView(preview) as Preview | null };
   }
   const meta = requestMeta(request, context);
   if (existing) await updateAuditedProfile(database, member, existing.id, parsed.data, meta);
@@ -139,11 +182,12 @@ function FieldErrors({ id, errors }: { id: string; errors: string[] | undefined 
 }
 
 export default function ProfileEdit({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, id, groups } = loaderData;
+  const { locale, id, groups, search, lawId } = loaderData;
   const t = alertMessages(locale);
+  const ts = savedMessages(locale);
   const values: ProfileFormValues = actionData?.values ?? loaderData.values;
   const errors: Record<string, string[]> = actionData?.errors ?? {};
-  const preview = actionData?.preview;
+  const preview = actionData ? actionData.preview : search?.preview;
   const invalid = Object.keys(errors).length > 0;
   const describedBy = (name: string) => (errors[name]?.length ? `${name}-error` : undefined);
   return (
@@ -152,6 +196,37 @@ export default function ProfileEdit({ loaderData, actionData }: Route.ComponentP
         <Link to="/app/profiles">← {t.edit.back}</Link>
       </p>
       <h1 className="h3">{id ? fill(t.edit.titleEdit, { name: loaderData.values.name }) : t.edit.titleNew}</h1>
+      {id && !lawId ? (
+        <p>
+          <Link to={`/app/profiles/${id}/feed`}>{ts.feed.link}</Link>
+        </p>
+      ) : null}
+      {search ? (
+        <section aria-labelledby="from-search-title" className="alert alert-info" data-testid="from-search">
+          <h2 id="from-search-title" className="h5">
+            {ts.fromSearch.title}
+          </h2>
+          <p>{ts.fromSearch.lead}</p>
+          {search.searchTotal !== null && search.preview ? (
+            <p data-testid="from-search-counts">
+              {fill(ts.fromSearch.counts, { search: search.searchTotal, alert: search.preview.total })}
+            </p>
+          ) : null}
+          <h3 className="h6">{ts.fromSearch.notesTitle}</h3>
+          {search.notes.length ? (
+            <ul data-testid="from-search-notes">
+              {search.notes.map((note) => (
+                <li key={note}>{ts.fromSearch.notes[note]}</li>
+              ))}
+            </ul>
+          ) : (
+            <p>{ts.fromSearch.allKept}</p>
+          )}
+          <p className="mb-0">
+            <a href={search.searchHref}>{ts.fromSearch.back}</a>
+          </p>
+        </section>
+      ) : null}
       <FormAlert kind="danger">{invalid ? t.edit.invalid : undefined}</FormAlert>
       <Form method="post" noValidate className="app-profile-form" aria-label={id ? t.edit.titleEdit : t.edit.titleNew}>
         <FormField
@@ -236,12 +311,7 @@ export default function ProfileEdit({ loaderData, actionData }: Route.ComponentP
             options={kinds.map((kind) => ({ id: kind.id, label: kind.name[locale] }))}
             selected={values.kinds}
           />
-          <Checkboxes
-            legend={t.edit.sources}
-            name="sources"
-            options={(["boe", "eurlex", "feed"] as const).map((id) => ({ id, label: t.options.sources[id] }))}
-            selected={values.sources}
-          />
+          <Checkboxes legend={t.edit.sources} name="sources" options={loaderData.sources} selected={values.sources} />
           <div className="mb-3">
             <label className="form-label" htmlFor="minRelevance">
               {t.edit.minRelevance}

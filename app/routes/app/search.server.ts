@@ -8,13 +8,14 @@ import { type DocumentQuery, documentQuerySchema } from "../../.server/api/opera
 import type { Database } from "../../.server/db/client.ts";
 import { type Facets, SearchParamsError, searchDocuments } from "../../.server/documents/search.ts";
 import type { SourceId } from "../../.server/documents/types.ts";
+import { type SearchFilterKey, searchFilterKeys } from "../../.server/searches/saved.ts";
 import { zodLocales } from "../../.server/zod-locales.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { fieldErrorsOf } from "../../lib/field-errors.ts";
 
-/** The filters a page keeps in its URL (everything but limit). */
-export const filterKeys = ["q", "source", "area", "jurisdiction", "kind", "relevance", "from", "to", "sort"] as const;
-export type FilterKey = (typeof filterKeys)[number];
+/** The filters a page keeps in its URL (everything but limit): the saved searches' keys. */
+export const filterKeys = searchFilterKeys;
+export type FilterKey = SearchFilterKey;
 export type Filters = Partial<Record<FilterKey, string>>;
 
 export interface ParsedQuery {

@@ -1,11 +1,22 @@
-import { data } from "react-router";
-import { appLocale, requireMember } from "../../.server/auth/guard";
+import { data, Form } from "react-router";
+import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
+import {
+  createSavedSearch,
+  listSavedSearches,
+  maxSavedSearchesPerMember,
+  normaliseFilters,
+  savedFiltersSchema,
+  savedSearchNameSchema,
+  savedSearchPaths,
+  selectsSomething,
+} from "../../.server/searches/saved";
 import { sourceChoices } from "../../.server/sources/registry";
 import { ResultList } from "../../components/app/documents/result-list";
 import { resultCount, SearchFilters } from "../../components/app/documents/search-filters";
 import { FollowLawForms } from "../../components/app/laws/amends-laws";
 import { appMessages, fill } from "../../components/app/messages";
+import { savedMessages } from "../../components/app/saved/messages";
 import type { Route } from "./+types/search";
 import { filtersQuery, parseSearchParams, runSearch } from "./search.server";
 
@@ -16,12 +27,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const member = requireMember(context, "documents.read");
   const locale = appLocale(context);
   const parsed = parseSearchParams(new URL(request.url).searchParams, locale);
+  const saved = await listSavedSearches(context.get(servicesContext).api.database.db, member);
   const base = {
     locale,
     sourceChoices: sourceChoices(locale),
     values: parsed.values,
     page: parsed.page,
     clearHref: `/app/search${filtersQuery({ q: parsed.values.q })}`,
+    // A search selecting something can become an alert profile (previewed there) or a saved search.
+    alertHref:
+      parsed.query && selectsSomething(parsed.values)
+        ? `/app/profiles/new${filtersQuery(parsed.values, { fromSearch: "1" })}`
+        : null,
+    saved: saved
+      .slice(0, savedShown)
+      .map((search) => ({ id: search.id, name: search.name, ...savedSearchPaths(search) })),
+    savedMore: saved.length > savedShown,
   };
   if (!parsed.query) {
     return data(
@@ -58,9 +79,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function SearchPage({ loaderData }: Route.ComponentProps) {
+/** How many saved searches the search page lists (the rest on /app/searches). */
+const savedShown = 8;
+
+/** intent=save-search: the URL's search (validated by the search's schema) saved under the typed name, audited. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const member = requireMember(context, "documents.read");
+  const locale = appLocale(context);
+  const t = savedMessages(locale).searches;
+  const form = await request.formData();
+  const name = savedSearchNameSchema.safeParse(form.get("name") ?? "");
+  const filters = savedFiltersSchema.safeParse(parseSearchParams(new URL(request.url).searchParams, locale).values);
+  if (!filters.success) return { saveError: t.errors.filters, savedName: null };
+  if (!name.success) return { saveError: t.errors.name, savedName: null };
+  const meta = requestMeta(request, context);
+  const outcome = await createSavedSearch(
+    context.get(servicesContext).api.database.db,
+    member,
+    { name: name.data, filters: normaliseFilters(filters.data) },
+    { actor: { id: member.userId, email: member.email }, ip: meta.ip, userAgent: meta.userAgent },
+  );
+  if ("problem" in outcome)
+    return { saveError: fill(t.errors[outcome.problem], { max: maxSavedSearchesPerMember }), savedName: null };
+  return { saveError: null, savedName: outcome.saved.name };
+}
+
+export default function SearchPage({ loaderData, actionData }: Route.ComponentProps) {
   const { locale, values, errors, items, total, facets, nextHref, firstHref, page, clearHref } = loaderData;
   const t = appMessages(locale).docs.search;
+  const ts = savedMessages(locale).searches;
   const invalid = Object.keys(errors).length > 0;
   const qInvalid = (errors.q?.length ?? 0) > 0;
   return (
@@ -123,6 +170,27 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
                   {t.clear}
                 </a>
               </fieldset>
+              <nav aria-labelledby="saved-searches-title" className="mt-3" data-testid="saved-searches">
+                <h2 id="saved-searches-title" className="h6">
+                  {ts.listTitle}
+                </h2>
+                {loaderData.saved.length ? (
+                  <ul className="list-unstyled small mb-2">
+                    {loaderData.saved.map((search) => (
+                      <li key={search.id} className="mb-1">
+                        <a href={search.searchPath} aria-label={fill(ts.run, { name: search.name })}>
+                          {search.name}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="small text-body-secondary">{ts.none}</p>
+                )}
+                <a href="/app/searches" className="small">
+                  {ts.manage}
+                </a>
+              </nav>
             </div>
             <section className="col-lg-9" aria-labelledby="search-results">
               <h2 id="search-results" className="h5">
@@ -133,6 +201,53 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
                   </span>
                 ) : null}
               </h2>
+              {loaderData.alertHref ? (
+                <div className="d-flex flex-wrap gap-2 align-items-start mb-3" data-testid="search-actions">
+                  <a
+                    href={loaderData.alertHref}
+                    className="btn btn-outline-primary btn-sm"
+                    aria-describedby="save-as-alert-hint"
+                  >
+                    {ts.saveAsAlert}
+                  </a>
+                  <details className="app-save-search" open={Boolean(actionData?.saveError) || undefined}>
+                    <summary className="btn btn-outline-secondary btn-sm">{ts.saveTitle}</summary>
+                    <div className="d-flex flex-wrap gap-2 align-items-end mt-2">
+                      <div>
+                        <label htmlFor="save-search-name" className="form-label small mb-1">
+                          {ts.nameLabel}
+                        </label>
+                        <input
+                          id="save-search-name"
+                          name="name"
+                          form="save-search"
+                          maxLength={120}
+                          defaultValue={values.q ?? ""}
+                          className={`form-control form-control-sm${actionData?.saveError ? " is-invalid" : ""}`}
+                          aria-describedby={actionData?.saveError ? "save-search-error" : undefined}
+                          aria-invalid={actionData?.saveError ? true : undefined}
+                        />
+                      </div>
+                      <button type="submit" form="save-search" className="btn btn-primary btn-sm">
+                        {ts.save}
+                      </button>
+                    </div>
+                    {actionData?.saveError ? (
+                      <div id="save-search-error" className="invalid-feedback d-block" role="alert">
+                        {actionData.saveError}
+                      </div>
+                    ) : null}
+                  </details>
+                  <p id="save-as-alert-hint" className="form-text w-100 mt-0 mb-0">
+                    {ts.saveAsAlertHint}
+                  </p>
+                </div>
+              ) : null}
+              {actionData?.savedName ? (
+                <div className="alert alert-success" role="status" data-testid="search-saved">
+                  {fill(ts.saved, { name: actionData.savedName })}
+                </div>
+              ) : null}
               {invalid ? (
                 <div className="alert alert-danger" role="alert">
                   {t.invalid}
@@ -161,8 +276,9 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           </div>
         </form>
       </search>
-      {/* Outside the filters' form: the results' "follow this law" buttons submit these. */}
+      {/* Outside the filters' form: the results' "follow this law" buttons submit these, and "save this search" this one (its fields are in the results' header). */}
       <FollowLawForms items={items} />
+      <Form method="post" id="save-search" />
     </>
   );
 }

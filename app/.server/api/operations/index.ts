@@ -10,6 +10,7 @@ import "./laws.ts";
 import "./law-catalogue.ts";
 import "./law-compare.ts";
 import "./meta.ts";
+import "./saved-searches.ts";
 import "./sources.ts";
 import "./taxonomy.ts";
 import "./triage.ts";

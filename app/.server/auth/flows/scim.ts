@@ -11,6 +11,7 @@ import { recordAudit } from "../../audit/record.ts";
 import { member, session, team, teamMember, user } from "../../db/schema/auth.ts";
 import { calendarFeeds } from "../../db/schema/calendar.ts";
 import { scimResource, scimToken } from "../../db/schema/sso.ts";
+import { revokeProfileFeedsOf } from "../../feeds/tokens.ts";
 import type { MemberInfo } from "../permissions.ts";
 import { AuthError, hashSecretToken, type RequestMeta } from "../types.ts";
 import { type AuthContext, auditByMember } from "./context.ts";
@@ -120,7 +121,7 @@ export function scimFlow(ctx: AuthContext) {
     };
   }
 
-  /** Deactivation: no sign-in, and the member's sessions, API tokens and calendar feeds end now. */
+  /** Deactivation: no sign-in, and the member's sessions, API tokens, calendar and profile feeds end now. */
   async function deactivate(tx: Executor, caller: ScimCaller, userId: string) {
     await tx.update(user).set({ banned: true, updatedAt: new Date() }).where(eq(user.id, userId));
     const ended = await tx.delete(session).where(eq(session.userId, userId)).returning({ id: session.id });
@@ -140,6 +141,7 @@ export function scimFlow(ctx: AuthContext) {
         ),
       )
       .returning({ id: calendarFeeds.id });
+    const profileFeeds = await revokeProfileFeedsOf(tx, caller.organizationId, userId);
     await audit(
       tx,
       caller,
@@ -149,6 +151,7 @@ export function scimFlow(ctx: AuthContext) {
         sessions: ended.length,
         apiTokens: tokens,
         calendarFeeds: feeds.length,
+        profileFeeds,
       },
     );
   }

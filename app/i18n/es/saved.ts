@@ -1,0 +1,101 @@
+/** Saved searches, a search saved as an alert profile, and profiles' Atom feeds (issue 39), in Spanish: the source of truth for ../en/saved.ts. */
+export const saved = {
+  fromSearch: {
+    title: "Desde tu búsqueda",
+    lead: "Hemos copiado la consulta y los filtros de tu búsqueda. Revisa el nombre, mira la vista previa y guarda el perfil.",
+    back: "Volver a la búsqueda",
+    defaultName: "Mi búsqueda",
+    counts:
+      "En los últimos 30 días, documentos que encuentra la búsqueda: {search}. Documentos de los que te habría avisado esta alerta: {alert}.",
+    notesTitle: "Lo que no pasa igual a la alerta",
+    allKept: "Todos los filtros de la búsqueda pasan a la alerta tal cual.",
+    notes: {
+      "query-forms":
+        "La consulta se busca tal como la escribes, en el título y el texto, con las mismas reglas («frases», -exclusiones, OR, prefijo*), pero sin las variantes de cada palabra (plural, género, conjugación) ni las traducciones que usa el buscador. Si la alerta encuentra menos, añade variantes con OR o con * (por ejemplo, subvenci*).",
+      "relevance-minimum":
+        "La búsqueda filtra una relevancia exacta; una alerta filtra una relevancia mínima, así que también te avisará de los documentos de relevancia más alta.",
+      dates:
+        "Las fechas de la búsqueda (desde, hasta) no pasan a la alerta: una alerta te avisa de lo que se publique a partir de ahora. La vista previa usa los últimos 30 días.",
+    },
+  },
+  searches: {
+    title: "Búsquedas guardadas",
+    lead: "Tus búsquedas con nombre: vuelve a lanzarlas con un clic o conviértelas en una alerta. Solo las ves tú.",
+    saveTitle: "Guardar esta búsqueda",
+    nameLabel: "Nombre de la búsqueda",
+    save: "Guardar búsqueda",
+    saved: "Búsqueda «{name}» guardada.",
+    deleted: "Búsqueda «{name}» eliminada.",
+    notFound: "Esa búsqueda ya no existe.",
+    listTitle: "Tus búsquedas guardadas",
+    none: "Aún no tienes búsquedas guardadas. Guarda una desde la página de búsqueda.",
+    run: "Buscar «{name}»",
+    delete: "Eliminar «{name}»",
+    createAlert: "Crear alerta",
+    createAlertFrom: "Crear alerta con «{name}»",
+    deleteButton: "Eliminar",
+    saveAsAlert: "Guardar como alerta",
+    saveAsAlertHint:
+      "Crea un perfil de alerta con esta consulta y estos filtros, con la vista previa de los últimos 30 días.",
+    manage: "Ver todas tus búsquedas guardadas",
+    savedOn: "Guardada el {date}",
+    noFilters: "Todos los documentos",
+    filterLabels: {
+      q: "Consulta",
+      source: "Fuente",
+      area: "Área",
+      jurisdiction: "Ámbito",
+      kind: "Tipo",
+      relevance: "Relevancia",
+      from: "Desde",
+      to: "Hasta",
+      sort: "Orden",
+    },
+    sort: { relevance: "relevancia", date: "fecha" },
+    relevance: { high: "alta", medium: "media", low: "baja" },
+    errors: {
+      name: "Escribe un nombre de hasta 120 caracteres.",
+      duplicate: "Ya tienes una búsqueda con ese nombre: elige otro.",
+      limit: "Tienes el máximo de {max} búsquedas guardadas: elimina alguna antes de guardar otra.",
+      empty: "No hay nada que guardar: escribe una consulta o elige algún filtro.",
+      filters: "Revisa los filtros de la búsqueda antes de guardarla.",
+    },
+  },
+  feed: {
+    link: "Feed Atom",
+    title: "Feed Atom de «{name}»",
+    lead: "Una dirección secreta que lista los documentos que ha encontrado este perfil, para tu lector de feeds (Feedly, Thunderbird, Outlook…).",
+    secretWarning:
+      "Quien tenga la dirección puede leer el feed, sin iniciar sesión. Trátala como una contraseña: si se filtra, revócala y crea otra.",
+    created: "Copia la dirección ahora: no volveremos a mostrarla.",
+    copyLabel: "Dirección del feed",
+    active: "Hay una dirección activa desde el {date}.",
+    none: "Este perfil no tiene dirección de feed.",
+    create: "Crear dirección del feed",
+    replace: "Crear una dirección nueva (la anterior deja de funcionar)",
+    revoke: "Revocar la dirección",
+    revoked: "Dirección revocada: ya no funciona.",
+    nothingToRevoke: "No había ninguna dirección activa.",
+    back: "Volver al perfil",
+    follows: "Los seguimientos de leyes no tienen feed: sus avisos están en la página de la ley.",
+    standing:
+      "La dirección deja de funcionar si la revocas, si eliminas el perfil o si tu cuenta se suspende o se desactiva.",
+    feedTitle: "{name} · alertas de Vigía Normativo",
+    feedSubtitle: "Documentos que ha encontrado el perfil de alerta «{name}».",
+    why: "Por qué: {reasons}",
+    published: "Publicado el {date}",
+    official: "Documento oficial",
+    reasons: {
+      area: "área {value}",
+      jurisdiction: "ámbito {value}",
+      kind: "tipo {value}",
+      source: "fuente {value}",
+      relevance: "relevancia {value}",
+      keywords: "palabras clave {value}",
+      query: "consulta «{value}»",
+      all: "el perfil no tiene filtros",
+    },
+  },
+};
+
+export type SavedMessages = typeof saved;

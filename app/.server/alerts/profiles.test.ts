@@ -82,7 +82,7 @@ describe("a saved query reads the search box's syntax", () => {
           { text: "a", prefix: false, typed: "a" },
           { text: "b", prefix: false, typed: "b" },
         ],
-        [{ text: "financ", prefix: true, typed: "financ*" }],
+        [{ text: "financ", prefix: true, typed: "financ" }],
       ],
       excluded: [{ text: "sancion", prefix: false, typed: "sanción" }],
     });

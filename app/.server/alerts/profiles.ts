@@ -135,7 +135,7 @@ function containsPhrase(haystack: string, phrase: string): boolean {
 export interface QueryTerm {
   text: string;
   prefix: boolean;
-  /** As typed, for saying what matched: "protección de datos", "financ*". */
+  /** As typed, for saying what matched (punctuation around a word left out): "protección de datos", "financ". */
   typed: string;
 }
 
@@ -163,7 +163,8 @@ export function parseQuery(query: string): ParsedQuery {
     const prefix = match[2] === undefined && raw.endsWith("*");
     const text = fold(raw);
     if (!text) continue;
-    const term = { text, prefix, typed: raw.trim() };
+    const typed = match[2] !== undefined ? raw.trim() : raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    const term = { text, prefix, typed };
     if (negate) excluded.push(term);
     else if (joinNext) groups[groups.length - 1]?.push(term);
     else groups.push([term]);

@@ -304,7 +304,7 @@ for (const target of databaseTargets()) {
 
       // A match outside the organisation's reach (stored before a reach change, say) never shows.
       await db().rows(sql`insert into alert_matches (id, document_id, profile_id, reasons)
-        values (gen_random_uuid(), ${docs.foreign}::uuid, ${profileId}::uuid, '["area:grants"]'::jsonb)`);
+        values (gen_random_uuid(), ${docs.foreign}::uuid, ${profileId}::uuid, '{}'::jsonb)`);
 
       const response = await fetch(url as string);
       expect(response.status).toBe(200);
@@ -329,9 +329,8 @@ for (const target of databaseTargets()) {
       const tricky = items.find((item) => item.url?.endsWith(docs.tricky as string));
       expect(tricky?.title).toBe(trickyTitle);
       expect(tricky?.published).toBe(madridDateDaysAgo(3));
-      expect(tricky?.description).toContain(
-        "Por qué: área Ayudas y subvenciones; relevancia Media; consulta «subvenciones»",
-      );
+      expect(tricky?.description).toContain("Por qué: área Ayudas y subvenciones");
+      expect(tricky?.description).toContain("«subvenciones»");
       expect(xml).not.toContain(docs.foreign);
       expect(
         await count(

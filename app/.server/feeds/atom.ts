@@ -10,6 +10,7 @@ import { fill } from "../../components/app/messages.ts";
 import { saved as en } from "../../i18n/en/saved.ts";
 import { saved as es } from "../../i18n/es/saved.ts";
 import { areas, jurisdictions, kinds, relevances } from "../../lib/taxonomy.ts";
+import { readWhy, whyParts } from "../alerts/why.ts";
 import { httpUrlOrEmpty } from "../documents/reach.ts";
 import type { FeedEntry, FeedHolder } from "./content.ts";
 
@@ -60,6 +61,17 @@ export function reasonText(reason: string, locale: "es" | "en"): string {
   }
 }
 
+/** Why an entry matched, in words: the match's why (decision 0148), or an older match's reason strings. */
+export function whyOf(reasons: unknown, locale: "es" | "en"): string {
+  const why = readWhy(reasons);
+  if (why) return xmlSafe(whyParts(why, locale).join("; "));
+  if (!Array.isArray(reasons)) return "";
+  return reasons
+    .filter((reason): reason is string => typeof reason === "string")
+    .map((reason) => reasonText(xmlSafe(reason), locale))
+    .join("; ");
+}
+
 export function writeProfileAtom(
   holder: FeedHolder,
   entries: readonly FeedEntry[],
@@ -79,7 +91,7 @@ export function writeProfileAtom(
     links: [{ href: `${site}/app/alerts`, rel: "alternate", type: "text/html" }],
     entries: entries.map((entry) => {
       const official = httpUrlOrEmpty(entry.officialUrl);
-      const why = entry.reasons.map((reason) => reasonText(xmlSafe(reason), holder.locale)).join("; ");
+      const why = whyOf(entry.reasons, holder.locale);
       const published = `${entry.publishedOn}T00:00:00Z`;
       return {
         id: `urn:uuid:${entry.matchId}`,

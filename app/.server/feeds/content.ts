@@ -21,7 +21,8 @@ export interface FeedHolder {
 export interface FeedEntry {
   matchId: string;
   matchedAt: Date;
-  reasons: string[];
+  /** alert_matches.reasons: why it matched (alerts/why.ts), or the older list of "area:aml"-style strings. */
+  reasons: unknown;
   documentId: string;
   title: string;
   publishedOn: string;
@@ -74,7 +75,7 @@ export async function feedEntries(database: Database, feed: LiveProfileFeed): Pr
   return rows.map((row) => ({
     matchId: row.match_id,
     matchedAt: new Date(row.created_at),
-    reasons: Array.isArray(row.reasons) ? row.reasons.filter((r): r is string => typeof r === "string") : [],
+    reasons: row.reasons,
     documentId: row.id,
     title: row.title,
     publishedOn: row.published_on,

@@ -75,8 +75,8 @@ export const webhooks: WebhooksMessages = {
     test: "Test",
   },
   eventNames: {
-    "document.matched": "A document matches the organisation",
-    "law.changed": "A law you follow changes",
+    "document.matched": "A document matches the webhook's filters",
+    "law.changed": "A law your organisation follows changes",
     "document.triaged": "A document's triage changes",
     "obligation.created": "An obligation is recorded",
     "obligation.updated": "An obligation changes",

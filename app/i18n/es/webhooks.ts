@@ -74,8 +74,8 @@ export const webhooks = {
   },
   /** Event names in words; a type not listed here is shown by its code. */
   eventNames: {
-    "document.matched": "Un documento coincide con la organización",
-    "law.changed": "Cambia una ley que seguís",
+    "document.matched": "Un documento coincide con los filtros del webhook",
+    "law.changed": "Cambia una ley que sigue tu organización",
     "document.triaged": "Cambia el triaje de un documento",
     "obligation.created": "Se registra una obligación",
     "obligation.updated": "Cambia una obligación",

@@ -197,7 +197,7 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
       {created ? (
         <div className="alert alert-success" role="status" data-testid="webhook-secret">
           <p className="mb-1 fw-semibold">{t.secret.title}</p>
-          <code className="d-block text-break user-select-all mb-2" data-testid="new-secret">
+          <code className="d-block text-break user-select-all mb-2 text-success-emphasis" data-testid="new-secret">
             {created.secret}
           </code>
           <p className="mb-0 small">{t.secret.once}</p>
@@ -215,7 +215,8 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
         <h2 id="webhook-create-title" className="h5">
           {t.create.title}
         </h2>
-        <Form method="post" noValidate>
+        {/* A new key after each creation: the form starts empty for the next webhook. */}
+        <Form method="post" noValidate key={created?.id ?? "new"}>
           <input type="hidden" name="intent" value="create" />
           <div className="mb-3">
             <label htmlFor="webhook-url" className="form-label">

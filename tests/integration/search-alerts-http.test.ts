@@ -123,6 +123,7 @@ for (const target of databaseTargets()) {
       const previewIds = [...preview.matchAll(/href="\/app\/documents\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
       expect(previewIds.sort()).toEqual([docs.high, docs.tricky].sort());
       expect(preview).toContain(trickyTitle);
+      expect(preview).toContain("Por qué: área Ayudas y subvenciones; relevancia Alta; consulta «subvenciones»");
 
       const saved = await ana.request(alertHref as string, {
         form: {

@@ -11,6 +11,7 @@ import { type Profile, profileInputSchema } from "../../.server/alerts/profiles"
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { can } from "../../.server/auth/permissions";
 import { servicesContext } from "../../.server/context";
+import { reasonText } from "../../.server/feeds/atom";
 import { sourceChoices } from "../../.server/sources/registry";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { alertMessages, fill } from "../../components/app/messages";
@@ -32,14 +33,15 @@ export const handle = { layout: "bare" };
 
 type Preview = { total: number; items: { id: string; title: string; publishedOn: string; reasons: string[] }[] };
 
-function previewView(preview: Awaited<ReturnType<typeof previewProfile>>): Preview {
+/** The preview as the page shows it, each reason in words ("área Ayudas y subvenciones"). */
+function previewView(preview: Awaited<ReturnType<typeof previewProfile>>, locale: "es" | "en"): Preview {
   return {
     total: preview.total,
     items: preview.items.map((item) => ({
       id: item.document.id,
       title: item.document.title,
       publishedOn: item.document.publishedOn ?? "",
-      reasons: item.reasons,
+      reasons: item.reasons.map((reason) => reasonText(reason, locale)),
     })),
   };
 }
@@ -59,7 +61,7 @@ async function fromSearch(request: Request, context: Route.LoaderArgs["context"]
   const mapped = profileFromSearch(parsed.query, locale, savedMessages(locale).fromSearch.defaultName);
   const input = profileInputSchema(locale).safeParse(profileInput(mapped.values, member.userId));
   const preview = input.success
-    ? previewView(await previewProfile(services.alerts.database, member.organizationId, input.data))
+    ? previewView(await previewProfile(services.alerts.database, member.organizationId, input.data), locale)
     : null;
   const since = madridDateDaysAgo(30);
   const searched = await runSearch(services.api.database, member.organizationId, {
@@ -129,7 +131,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (form.get("intent") === "preview") {
     const preview = await previewProfile(database, member.organizationId, parsed.data);
-    return { values, errors, preview: previewView(preview) as Preview | null };
+    return { values, errors, preview: previewView(preview, locale) as Preview | null };
   }
   const meta = requestMeta(request, context);
   if (existing) await updateAuditedProfile(database, member, existing.id, parsed.data, meta);

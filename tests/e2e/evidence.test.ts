@@ -11,7 +11,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
+import { sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
+import { extractText, getDocumentProxy } from "unpdf";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setAuditSecret } from "../../app/.server/audit/ip-hash.ts";
 import { launchBrowser, openPage, switchColorMode } from "../support/browser.ts";
@@ -70,9 +72,14 @@ describe("overview, evidence pack and calendar in the browser", () => {
       viewport: { width: 1440, height: 900 },
     });
     await page.context().addCookies(cookiesOf(ana));
+    // From the document's page, as an admin reading it would (issue 39).
+    await page.goto(`${server.url}/app/documents/${story.boeDocumentId}`);
+    await page.getByTestId("document-evidence").getByRole("link", { name: "Ver el expediente" }).click();
+    await page.waitForURL(/\/app\/evidence\?document=/);
+    await page.getByTestId("evidence-document").waitFor();
+    // The form, by its labels, as a person would fill it: the BOE id is enough.
     await page.goto(`${server.url}/app/evidence`);
-    // The form, by its labels, as a person would fill it.
-    await page.getByLabel("Identificador del documento").fill(story.boeDocumentId);
+    await page.getByLabel("Identificador del documento").fill("BOE-A-2026-1001");
     await page.getByRole("button", { name: "Ver el expediente" }).click();
     const pack = page.getByTestId("evidence-document");
     await pack.waitFor();
@@ -106,6 +113,23 @@ describe("overview, evidence pack and calendar in the browser", () => {
     expect(((await download.json()) as { audit: { verification: { valid: boolean } } }).audit.verification.valid).toBe(
       true,
     );
+    // The PDF beside it, read back by a PDF parser.
+    const pdfHref = await page.getByTestId("evidence-pdf").getAttribute("href");
+    const pdf = await page.request.get(`${server.url}${pdfHref}`);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(await pdf.body())), { mergePages: true });
+    expect(text).toContain("Decisiones de triaje");
+    expect(text).toContain("Obligación 2");
+    expect(text).toContain("Cadena válida");
+    // An id nobody has: the form again, saying so, answered 404 (the browser logs the status, nothing else).
+    const before = errors.length;
+    await page.getByLabel("Identificador del documento").fill("BOE-A-1999-99999");
+    await page.getByRole("button", { name: "Ver el expediente" }).click();
+    await page.getByText("No encontramos ese documento entre los que puede ver tu organización.").waitFor();
+    expect(errors.splice(before).every((error) => error.includes("status of 404"))).toBe(true);
+    await page.goBack();
+    await pack.waitFor();
     // Printing hides the platform's chrome and the form.
     await page.emulateMedia({ media: "print" });
     expect(await page.locator("header").first().isVisible()).toBe(false);
@@ -178,6 +202,7 @@ describe("overview, evidence pack and calendar in the browser", () => {
       const pages: [string, string][] = [
         ["overview", "/app/overview"],
         ["evidence", `/app/evidence?document=${story.boeDocumentId}`],
+        ["document", `/app/documents/${story.boeDocumentId}`],
         ["calendar-account", "/app/account/calendar"],
         ["calendar-admin", "/app/admin/calendar"],
       ];
@@ -187,23 +212,31 @@ describe("overview, evidence pack and calendar in the browser", () => {
         colorScheme: "light",
       });
       await page.context().addCookies(cookiesOf(ana));
-      for (const [name, pathname] of pages) {
-        await page.goto(`${server.url}${pathname}`);
-        for (const colorScheme of ["light", "dark"] as const) {
-          await switchColorMode(page, colorScheme);
-          // The page itself never scrolls sideways (charts scroll inside their own region).
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-          expect(overflow, `${name} ${colorScheme}`).toBeLessThanOrEqual(0);
-          const dir = process.env.EVIDENCE_SCREENSHOTS;
-          if (dir) {
-            mkdirSync(dir, { recursive: true });
-            await page.screenshot({ path: path.join(dir, `${name}-${width}-${colorScheme}.png`), fullPage: true });
+      // In Spanish, then in English (the member's language).
+      for (const language of ["es", "en"] as const) {
+        await server.app.database.rows(sql`update auth_user set locale = ${language} where id = ${ana.member.userId}`);
+        for (const [name, pathname] of pages) {
+          await page.goto(`${server.url}${pathname}`);
+          for (const colorScheme of ["light", "dark"] as const) {
+            await switchColorMode(page, colorScheme);
+            // The page itself never scrolls sideways (charts scroll inside their own region).
+            const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+            expect(overflow, `${name} ${language} ${colorScheme}`).toBeLessThanOrEqual(0);
+            const dir = process.env.EVIDENCE_SCREENSHOTS;
+            if (dir) {
+              mkdirSync(dir, { recursive: true });
+              await page.screenshot({
+                path: path.join(dir, `${name}-${width}-${language}-${colorScheme}.png`),
+                fullPage: true,
+              });
+            }
           }
         }
       }
+      await server.app.database.rows(sql`update auth_user set locale = 'es' where id = ${ana.member.userId}`);
       expect(errors).toEqual([]);
       await close();
     },
-    120_000,
+    240_000,
   );
 });

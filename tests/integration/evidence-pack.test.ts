@@ -7,6 +7,7 @@
  */
 
 import { RouterContextProvider } from "react-router";
+import { extractText, getDocumentProxy } from "unpdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiRateLimiter } from "../../app/.server/api/rate-limit.ts";
 import type { ApiServices } from "../../app/.server/api/service.ts";
@@ -27,9 +28,23 @@ import { openMigratedDatabase } from "../support/platform-db.ts";
 
 type Member = EvidenceStory["ana"];
 
-function packOf(data: { pack: unknown } | undefined): EvidencePack {
-  if (!data?.pack) throw new Error("no pack");
-  return data.pack as EvidencePack;
+/** A loader's answer: its data, unwrapped from `data(…, { status })` when it set one. */
+function payload(data: unknown): { pack?: unknown; error?: string | null } | undefined {
+  if (data && typeof data === "object" && "init" in data && "data" in data)
+    return (data as { data: { pack?: unknown; error?: string | null } }).data;
+  return data as { pack?: unknown; error?: string | null } | undefined;
+}
+
+function packOf(data: unknown): EvidencePack {
+  const pack = payload(data)?.pack;
+  if (!pack) throw new Error("no pack");
+  return pack as EvidencePack;
+}
+
+async function pdfText(response: Response): Promise<string> {
+  const document = await getDocumentProxy(new Uint8Array(await response.arrayBuffer()));
+  const { text } = await extractText(document, { mergePages: true });
+  return text.replace(/\s+/g, " ");
 }
 
 describe("the evidence pack", () => {
@@ -43,6 +58,9 @@ describe("the evidence pack", () => {
   };
   const statusOf = (thrown: unknown) =>
     (thrown as { init?: { status?: number }; status?: number })?.init?.status ?? (thrown as Response)?.status;
+  /** The status a loader answered with, thrown or returned (200 for plain data). */
+  const answered = (result: { data?: unknown; thrown?: unknown }) =>
+    result.thrown !== undefined ? statusOf(result.thrown) : (statusOf(result.data) ?? 200);
 
   /** GET /api/v1/evidence through its route module, with the router context the server builds. */
   const callEvidence = async (query: string, token: string) => {
@@ -141,14 +159,22 @@ describe("the evidence pack", () => {
   it("refuses members (403) and bad input with field errors in the user's language", async () => {
     expect(statusOf((await view(story.bea, `document=${story.boeDocumentId}`)).thrown)).toBe(403);
     const bad = await view(story.ana, "from=2026-05-01&to=2026-01-01");
-    expect(bad.data?.error).toContain("La fecha «desde» debe ser anterior o igual a «hasta».");
+    expect(answered(bad)).toBe(422);
+    expect(payload(bad.data)?.error).toContain("La fecha «desde» debe ser anterior o igual a «hasta».");
     const badEn = await view({ ...story.ana, locale: "en" }, "document=nope");
-    expect(badEn.data?.error).toContain("That document id is not valid.");
-    expect(badEn.data?.pack).toBeNull();
+    expect(answered(badEn)).toBe(422);
+    expect(payload(badEn.data)?.error).toContain(
+      "That id is not valid: write the BOE id (BOE-A-2024-1234), the CELEX number (32016R0679) or the platform's id.",
+    );
+    expect(payload(badEn.data)?.pack).toBeNull();
   });
 
   it("applies the reach rule: another organisation's feed entry is 404 on the page, the download and the API", async () => {
-    expect(statusOf((await view(story.olga, `document=${story.feedDocumentId}`)).thrown)).toBe(404);
+    const hidden = await view(story.olga, `document=${story.feedDocumentId}`);
+    expect(answered(hidden)).toBe(404);
+    expect(payload(hidden.data)?.error).toBe("We could not find that document among those your organisation can see.");
+    const hiddenEs = await view({ ...story.olga, locale: "es" }, `document=${story.feedDocumentId}`);
+    expect(payload(hiddenEs.data)?.error).toBe("No encontramos ese documento entre los que puede ver tu organización.");
     const download = await settle(() =>
       evidenceExport.loader(
         pageRequest(
@@ -157,7 +183,7 @@ describe("the evidence pack", () => {
         ) as never,
       ),
     );
-    expect(statusOf(download.thrown)).toBe(404);
+    expect(answered(download)).toBe(404);
     const tokenB = await issueToken(database, { organizationId: "org-b", scope: "admin", userId: story.olga.userId });
     expect((await callEvidence(`document=${story.feedDocumentId}`, tokenB.token)).status).toBe(404);
     // A public document reaches B, but none of A's evidence comes with it.
@@ -169,7 +195,88 @@ describe("the evidence pack", () => {
       packOf(data).audit.events.every((e) => e.action === "evidence.exported" || e.action === "document.read"),
     ).toBe(true);
     // A's own admin reaches its feed entry.
-    expect((await view(story.ana, `document=${story.feedDocumentId}`)).thrown).toBeUndefined();
+    expect(answered(await view(story.ana, `document=${story.feedDocumentId}`))).toBe(200);
+  });
+
+  it("opens a document's pack by its BOE id or CELEX number, on the page and over the API; unknown ones are 404 in the user's language", async () => {
+    for (const reference of ["BOE-A-2026-1001", " boe-a-2026-1001 "]) {
+      const { data } = await view(story.ana, `document=${encodeURIComponent(reference)}`);
+      const pack = packOf(data);
+      expect(pack.documents.map((d) => d.id)).toEqual([story.boeDocumentId]);
+      expect(pack.scope.document).toBe(story.boeDocumentId);
+    }
+    // The export is audited against the document itself, with what was asked for.
+    const [exported] = (await listAuditEvents(database.db, "org-a", { action: "evidence.exported", limit: 1 })).items;
+    expect(exported?.object).toEqual({ type: "document", id: story.boeDocumentId });
+    expect(exported?.detail).toMatchObject({ requested: "BOE-A-2026-1001" });
+    const celex = packOf((await view(story.ana, "document=32016R0679")).data);
+    expect(celex.documents.map((d) => [d.id, d.sourceId])).toEqual([[story.eurlexDocumentId, "32016R0679"]]);
+
+    const unknown = await view({ ...story.ana, locale: "en" }, "document=BOE-A-1999-1");
+    expect(answered(unknown)).toBe(404);
+    expect(payload(unknown.data)?.error).toBe("We could not find that document among those your organisation can see.");
+    expect(payload(unknown.data)?.pack).toBeNull();
+
+    const admin = await issueToken(database, { organizationId: "org-a", scope: "admin", userId: story.ana.userId });
+    const byBoe = await callEvidence("document=BOE-A-2026-1001", admin.token);
+    expect(byBoe.status).toBe(200);
+    expect(((await byBoe.json()) as EvidencePack).documents[0]?.id).toBe(story.boeDocumentId);
+    const missing = await callEvidence("document=32099R9999", admin.token);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({
+      statusCode: 404,
+      statusMessage: "We could not find that document among those your organisation can see.",
+    });
+    const invalid = await callEvidence("document=BOE-2026", admin.token);
+    expect(invalid.status).toBe(422);
+    expect(((await invalid.json()) as { fieldErrors: Record<string, string[]> }).fieldErrors.document?.[0]).toContain(
+      "write the BOE id (BOE-A-2024-1234)",
+    );
+  });
+
+  it("exports the pack as a PDF, from the page and over the API, audited: its text holds the decisions, the obligations and the chain's verification", async () => {
+    const response = (await evidenceExport.loader(
+      pageRequest(
+        "/app/evidence/export?document=BOE-A-2026-1001&format=pdf",
+        pageContext(database, story.ana),
+      ) as never,
+    )) as Response;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("content-disposition")).toContain(`evidence-${story.boeDocumentId}.pdf`);
+    const text = await pdfText(response);
+    expect(text).toContain("Decisiones de triaje");
+    expect(text).toContain("Estado: En revisión → Aplica");
+    expect(text).toContain("Obligación 1");
+    expect(text).toContain("Referencia: POL-2");
+    expect(text).toContain("Triaje actualizado");
+    expect(text).toContain("Cadena válida");
+    const [exported] = (await listAuditEvents(database.db, "org-a", { action: "evidence.exported", limit: 1 })).items;
+    expect(exported?.actor?.id).toBe(story.ana.userId);
+    expect(exported?.detail).toMatchObject({ via: "pdf", format: "pdf" });
+
+    const admin = await issueToken(database, { organizationId: "org-a", scope: "admin", userId: story.ana.userId });
+    const api = await callEvidence(`document=${story.boeDocumentId}&format=pdf`, admin.token);
+    expect(api.status).toBe(200);
+    expect(api.headers.get("content-type")).toBe("application/pdf");
+    const english = await pdfText(api);
+    expect(english).toContain("Triage decisions");
+    expect(english).toContain("Obligación 2");
+    expect(english).toContain("Reference: POL-2");
+    expect(english).toContain("Chain valid");
+    const [byApi] = (await listAuditEvents(database.db, "org-a", { action: "evidence.exported", limit: 1 })).items;
+    expect(byApi?.detail).toMatchObject({ via: "api", format: "pdf", tokenId: admin.id });
+
+    // Another organisation's feed entry is as unknown in PDF as in JSON.
+    const hidden = await settle(() =>
+      evidenceExport.loader(
+        pageRequest(
+          `/app/evidence/export?document=${story.feedDocumentId}&format=pdf`,
+          pageContext(database, story.olga),
+        ) as never,
+      ),
+    );
+    expect(answered(hidden)).toBe(404);
   });
 
   it("answers the API as the OpenAPI document declares: 200, 403 for a read token, 422, 401", async () => {

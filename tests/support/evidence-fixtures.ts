@@ -24,6 +24,8 @@ export interface EvidenceStory {
   olga: MemberInfo;
   boeDocumentId: string;
   feedDocumentId: string;
+  /** An EU act (CELEX 32016R0679), public. */
+  eurlexDocumentId: string;
   /** A document nobody followed or triaged (no calendar event expected). */
   otherDocumentId: string;
   obligationIds: [string, string];
@@ -38,7 +40,7 @@ const day = (offsetDays: number, now = new Date()) =>
 export async function insertDocument(
   database: Database,
   input: {
-    source: "boe" | "feed";
+    source: "boe" | "feed" | "eurlex";
     sourceId: string;
     title: string;
     publishedOn: string;
@@ -153,6 +155,12 @@ export async function setUpEvidenceStory(
   });
   const [feed] = await database.rows<{ id: string }>(sql`insert into source_feeds (organization_id, url, name)
     values (${org}, 'https://intranet.org-a.example/rss', 'Intranet A') returning id`);
+  const eurlexDocumentId = await insertDocument(database, {
+    source: "eurlex",
+    sourceId: "32016R0679",
+    title: "Reglamento (UE) 2016/679 relativo a la protección de datos",
+    publishedOn: "2016-05-04",
+  });
   const feedDocumentId = await insertDocument(database, {
     source: "feed",
     sourceId: "https://intranet.org-a.example/entry-1",
@@ -272,6 +280,7 @@ export async function setUpEvidenceStory(
     olga,
     boeDocumentId,
     feedDocumentId,
+    eurlexDocumentId,
     otherDocumentId,
     obligationIds: [obligationIds[0] ?? "", obligationIds[1] ?? ""],
     team,

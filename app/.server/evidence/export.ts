@@ -16,12 +16,36 @@ import { buildEvidencePack, type EvidencePack, type EvidenceScope } from "./pack
 
 const maxDays = 366;
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A BOE id: BOE-A-2024-1234 (also BOE-B-…, the other sections). */
+const boePattern = /^BOE-[A-Z]-\d{4}-\d{1,7}$/;
+/** A CELEX number: sector, year, type and number (32016R0679, 52020PC0825, 62019CJ0311, 02016R0679-20160504). */
+const celexPattern = /^[0-9CE]\d{4}[A-Z]{1,2}\d{1,5}(?:\(\d{1,2}\))?(?:-\d{8})?$/;
+
+/**
+ * A document reference as people write it: the platform's id, a BOE id or a CELEX number
+ * (upper-cased, spaces aside); undefined when it is none of them.
+ */
+export function documentReference(value: string): string | undefined {
+  const trimmed = value.trim();
+  if (uuidPattern.test(trimmed)) return trimmed.toLowerCase();
+  const upper = trimmed.replace(/\s+/g, "").toUpperCase();
+  return boePattern.test(upper) || celexPattern.test(upper) ? upper : undefined;
+}
+
 export function evidenceScopeSchema(locale: Locale) {
   const t = (locale === "en" ? en : es).pack;
   const day = calendarDate({ error: t.badDate });
   return z
     .object({
-      document: z.uuid({ error: t.badDocument }).optional(),
+      document: z
+        .string()
+        .transform((value, ctx) => {
+          const reference = documentReference(value);
+          if (!reference) ctx.addIssue({ code: "custom", message: t.badDocument });
+          return reference ?? value;
+        })
+        .optional(),
       from: day.optional(),
       to: day.optional(),
     })
@@ -60,6 +84,10 @@ export function parseEvidenceScope(params: URLSearchParams, locale: Locale): Sco
   return { ok: false, fieldErrors };
 }
 
+export function notFoundText(locale: Locale): string {
+  return (locale === "en" ? en : es).pack.notFound;
+}
+
 export function scopeErrorText(fieldErrors: Record<string, string[]>, locale: Locale): string {
   const t = (locale === "en" ? en : es).pack;
   return fill(t.invalid, { details: Object.values(fieldErrors).flat().join(" ") });
@@ -68,12 +96,17 @@ export function scopeErrorText(fieldErrors: Record<string, string[]>, locale: Lo
 export interface ExportOrigin {
   ip?: string | undefined;
   userAgent?: string | undefined;
-  /** page, json (the page's download) or api; with the API, the token id. */
-  via: "page" | "json" | "api";
+  /** page, json or pdf (the page's downloads) or api; with the API, the token id. */
+  via: "page" | "json" | "pdf" | "api";
+  /** The file's format (json, pdf), audited with the export. */
+  format?: "json" | "pdf";
   tokenId?: string | undefined;
 }
 
-/** Builds the pack and records its export; null (nothing recorded) for an unknown or unreachable document. */
+/**
+ * Builds the pack and records its export; null (nothing recorded) for an unknown or unreachable
+ * document (a BOE id or CELEX number the organisation cannot see is as unknown as a wrong one).
+ */
 export async function exportEvidencePack(
   database: Database,
   viewer: Viewer,
@@ -88,12 +121,14 @@ export async function exportEvidencePack(
     action: "evidence.exported",
     object:
       "document" in scope
-        ? { type: "document", id: scope.document }
+        ? { type: "document", id: pack.scope.document ?? scope.document }
         : { type: "evidence_period", id: `${scope.from}/${scope.to}` },
     ip: origin.ip,
     userAgent: origin.userAgent,
     detail: {
       via: origin.via,
+      ...(origin.format ? { format: origin.format } : {}),
+      ...("document" in scope && scope.document !== pack.scope.document ? { requested: scope.document } : {}),
       ...(origin.tokenId ? { tokenId: origin.tokenId } : {}),
       documents: pack.documents.length,
       chainValid: pack.audit.verification.valid,

@@ -201,10 +201,16 @@ async function packDocuments(
 ): Promise<{ rows: DocRow[]; truncated: boolean }> {
   const columns = sql`d.id, d.source, d.source_id, d.title, d.published_on, d.official_url`;
   if ("document" in scope) {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(scope.document))
-      return { rows: [], truncated: false };
+    // The platform's id, or the source's (a BOE id, a CELEX number), within the organisation's reach.
+    // A source id held twice (an organisation's feed brought it too) gives the gazette's own first.
+    const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(scope.document);
     const rows = await database.rows<DocRow>(
-      sql`select ${columns} from documents d where d.id = ${scope.document}::uuid and ${reachable(organizationId)}`,
+      byId
+        ? sql`select ${columns} from documents d where d.id = ${scope.document}::uuid and ${reachable(organizationId)}`
+        : sql`select ${columns} from documents d
+            where d.source = ${scope.document.startsWith("BOE-") ? "boe" : "eurlex"} and d.source_id = ${scope.document}
+              and ${reachable(organizationId)}
+            order by d.feed_id nulls first, d.published_on desc, d.id limit 1`,
     );
     return { rows, truncated: false };
   }
@@ -592,7 +598,7 @@ export async function buildEvidencePack(
     generatedBy: { id: viewer.userId, email: viewer.email },
     scope:
       "document" in scope
-        ? { document: scope.document, from: null, to: null }
+        ? { document: documents[0]?.id ?? scope.document, from: null, to: null }
         : { document: null, from: scope.from, to: scope.to },
     truncated,
     documents,

@@ -54,6 +54,10 @@ export const docs: DocsMessages = {
     sampleRecorded:
       "Recorded sample: content fetched from this address and bundled with the platform, not a fetch of today",
     version: "Version {version} of the document",
+    evidence: "Evidence pack",
+    evidenceLead: "Who got the alert and opened it, what was decided, the obligations and the verified audit log.",
+    evidenceOpen: "Open the evidence pack",
+    evidencePdf: "Download PDF",
     readers: "Who opened it",
     readersLead: "People in your organisation who have opened this document (visible to admins only).",
     reader: "Person",

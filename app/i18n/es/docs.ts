@@ -55,6 +55,11 @@ export const docs = {
     sampleRecorded:
       "Grabación de muestra: contenido descargado de esta dirección y guardado con la plataforma, no una descarga de hoy",
     version: "Versión {version} del documento",
+    evidence: "Expediente de evidencias",
+    evidenceLead:
+      "Quién recibió la alerta y la abrió, qué se decidió, las obligaciones y el registro de auditoría verificado.",
+    evidenceOpen: "Ver el expediente",
+    evidencePdf: "Descargar PDF",
     readers: "Quién lo ha abierto",
     readersLead: "Personas de tu organización que han abierto este documento (solo lo ven los administradores).",
     reader: "Persona",

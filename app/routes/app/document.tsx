@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
+import { can } from "../../.server/auth/permissions";
 import { labelHistory } from "../../.server/classify/history";
 import { topicsOfDocument } from "../../.server/classify/topics";
 import { servicesContext } from "../../.server/context";
@@ -65,7 +66,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     reached,
     followed: new Set(follows.map((f) => f.lawId)),
   });
+  // The evidence pack of this document (admins and owners: it holds every member's reads and the audit excerpt).
+  const evidenceHref = can(member, "audit.export")
+    ? `/app/evidence?${new URLSearchParams({ document: document.id })}`
+    : null;
   return {
+    evidenceHref,
     changes,
     triage,
     topics,
@@ -189,6 +195,7 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
     history,
     corrections,
     triage,
+    evidenceHref,
   } = loaderData;
   const result = actionData as CollabResult | undefined;
   const correctionResult = actionData as CorrectionResult | undefined;
@@ -466,6 +473,28 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
             </div>
           </section>
           <DocumentShare locale={locale} collab={collab} result={result} />
+          {evidenceHref ? (
+            <section aria-labelledby="doc-evidence" className="card mb-3" data-testid="document-evidence">
+              <div className="card-body">
+                <h2 id="doc-evidence" className="h5">
+                  {t.evidence}
+                </h2>
+                <p className="small text-body-secondary">{t.evidenceLead}</p>
+                <div className="d-flex flex-wrap gap-2">
+                  <a className="btn btn-sm btn-outline-primary" href={evidenceHref}>
+                    {t.evidenceOpen}
+                  </a>
+                  <a
+                    className="btn btn-sm btn-outline-secondary"
+                    href={`${evidenceHref.replace("/app/evidence?", "/app/evidence/export?")}&format=pdf`}
+                    download
+                  >
+                    {t.evidencePdf}
+                  </a>
+                </div>
+              </div>
+            </section>
+          ) : null}
           {readers ? (
             <section aria-labelledby="doc-readers" className="card mb-3">
               <div className="card-body">

@@ -1,14 +1,21 @@
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { exportEvidencePack, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
+import { exportEvidencePack, notFoundText, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
+import { organisationNames } from "../../.server/evidence/names";
+import { evidencePdf } from "../../.server/evidence/pdf";
 import type { Route } from "./+types/evidence-export";
 import { viewerOf } from "./document.server";
 
-/** The evidence page's JSON download: the same pack as GET /api/v1/evidence, audited as an export. */
+/**
+ * The evidence page's downloads: the same pack as GET /api/v1/evidence, as JSON or (`format=pdf`)
+ * a PDF in the reader's language; each audited as an export with its format.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const member = requireMember(context, "audit.export");
   const locale = appLocale(context);
-  const parsed = parseEvidenceScope(new URL(request.url).searchParams, locale);
+  const params = new URL(request.url).searchParams;
+  const format = params.get("format") === "pdf" ? "pdf" : "json";
+  const parsed = parseEvidenceScope(params, locale);
   const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
   if (!parsed.ok) {
     return Response.json(
@@ -21,10 +28,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pack = await exportEvidencePack(database, await viewerOf(database.db, member), parsed.scope, {
     ip: meta.ip,
     userAgent: meta.userAgent,
-    via: "json",
+    via: format,
+    format,
   });
-  if (!pack) throw new Response("Not found", { status: 404 });
-  const name = "document" in parsed.scope ? parsed.scope.document : `${parsed.scope.from}_${parsed.scope.to}`;
+  if (!pack) return Response.json({ statusCode: 404, statusMessage: notFoundText(locale) }, { status: 404, headers });
+  const name = pack.scope.document ?? `${pack.scope.from}_${pack.scope.to}`;
+  if (format === "pdf") {
+    const pdf = await evidencePdf(pack, { locale, names: await organisationNames(database, member.organizationId) });
+    return new Response(new Uint8Array(pdf), {
+      headers: {
+        "Content-Type": "application/pdf",
+        "Cache-Control": "no-store",
+        "Content-Disposition": `attachment; filename="evidence-${name}.pdf"`,
+      },
+    });
+  }
   return new Response(JSON.stringify(pack, null, 2), {
     headers: { ...headers, "Content-Disposition": `attachment; filename="evidence-${name}.json"` },
   });

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { exportEvidencePack, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
+import { exportEvidencePack, notFoundText, parseEvidenceScope, scopeErrorText } from "../../.server/evidence/export";
 import { organisationNames } from "../../.server/evidence/names";
 import evidenceStyles from "../../components/app/evidence/evidence.scss?url";
 import { EvidencePackView } from "../../components/app/evidence/evidence-pack";
@@ -26,7 +26,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!query.document && !query.from && !query.to) return base;
   const parsed = parseEvidenceScope(params, locale);
   if (!parsed.ok)
-    return { ...base, error: scopeErrorText(parsed.fieldErrors, locale), fieldErrors: parsed.fieldErrors };
+    return data(
+      { ...base, error: scopeErrorText(parsed.fieldErrors, locale), fieldErrors: parsed.fieldErrors },
+      { status: 422 },
+    );
   const database = context.get(servicesContext).api.database;
   const meta = requestMeta(request, context);
   const viewer = await viewerOf(database.db, member);
@@ -35,7 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     userAgent: meta.userAgent,
     via: "page",
   });
-  if (!pack) throw data("Not found", { status: 404 });
+  // An unknown id (or one outside the organisation's reach): the form again, saying so, with a 404.
+  if (!pack) return data({ ...base, error: notFoundText(locale), fieldErrors: {} }, { status: 404 });
   return { ...base, pack, names: await organisationNames(database, member.organizationId) };
 }
 
@@ -43,9 +47,10 @@ export default function Evidence({ loaderData }: Route.ComponentProps) {
   const { locale, query, pack, names, error, fieldErrors } = loaderData;
   const t = evidenceMessages(locale).pack;
   const errorsOf = (field: string) => (fieldErrors as Record<string, string[]>)[field];
-  const jsonHref = `/app/evidence/export?${new URLSearchParams(
-    Object.entries(query).filter(([, value]) => value !== ""),
-  ).toString()}`;
+  const exportQuery = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== ""));
+  const jsonHref = `/app/evidence/export?${exportQuery.toString()}`;
+  exportQuery.set("format", "pdf");
+  const pdfHref = `/app/evidence/export?${exportQuery.toString()}`;
   return (
     <div className="evidence-page">
       <h1 className="h3">{t.title}</h1>
@@ -109,6 +114,9 @@ export default function Evidence({ loaderData }: Route.ComponentProps) {
       {pack ? (
         <>
           <p className="evidence-screen-only">
+            <a className="btn btn-primary btn-sm me-2" href={pdfHref} download data-testid="evidence-pdf">
+              {t.downloadPdf}
+            </a>
             <a className="btn btn-outline-primary btn-sm me-2" href={jsonHref} download>
               {t.downloadJson}
             </a>

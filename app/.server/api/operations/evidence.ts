@@ -10,9 +10,16 @@ const versionText = z.object({ normId: z.string(), publishedOn: z.string(), text
 const changes = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }));
 
 export const evidenceQuerySchema = z.object({
-  document: z.uuid().optional().meta({ description: "One document's pack (its id)" }),
+  document: z.string().optional().meta({
+    description:
+      "One document's pack: its id (UUID), its BOE id (BOE-A-2024-1234) or its CELEX number (32016R0679). 422 for anything else, 404 for a document outside the organisation's reach",
+  }),
   from: day.optional().meta({ description: "A period's first day (with `to`; at most a year)" }),
   to: day.optional().meta({ description: "A period's last day, included" }),
+  format: z
+    .enum(["json", "pdf"])
+    .default("json")
+    .meta({ description: "json (default) or pdf: the same pack as a PDF in the request's language (Accept-Language)" }),
 });
 
 export const evidencePackSchema = z
@@ -186,9 +193,15 @@ export const getEvidenceOperation = defineOperation({
   operationId: "getEvidencePack",
   summary: "The evidence pack of one document or a period",
   description:
-    "Who received the alert and when (per channel), who opened it, the triage decisions and their authors, obligations, the notes the token's creator may see, and the audit excerpt with the organisation's chain verification. Give `document`, or `from` and `to` (at most a year). Another organisation's document answers 404. Each call is audited (`evidence.exported`). Admin tokens only.",
+    "Who received the alert and when (per channel), who opened it, the triage decisions and their authors, obligations, the notes the token's creator may see, and the audit excerpt with the organisation's chain verification. Give `document` (its id, BOE id or CELEX number), or `from` and `to` (at most a year); `format=pdf` gives the pack as a PDF (decisions, obligations, the audit excerpt in words and the chain's verification). Another organisation's document answers 404. Each call is audited (`evidence.exported`). Admin tokens only.",
   tags: ["evidence"],
   scope: "admin",
   query: evidenceQuerySchema,
-  responses: { 200: { description: "The evidence pack", schema: evidencePackSchema } },
+  responses: {
+    200: {
+      description: "The evidence pack, or with format=pdf the same pack as a PDF (application/pdf)",
+      schema: evidencePackSchema,
+      alternatives: { "application/pdf": { schema: z.string().meta({ format: "binary" }) } },
+    },
+  },
 });

@@ -80,6 +80,40 @@ function pack(valid = true): EvidencePack {
         notes: [],
       },
     ],
+    lawObligations: [
+      {
+        obligation: {
+          id: "00000000-0000-4000-8000-0000000000b1",
+          title: "Justificar las subvenciones recibidas",
+          description: "Cuenta justificativa anual",
+          status: "open",
+          ownerUserId: null,
+          ownerTeamId: "team-legal",
+          createdBy: "u-ana",
+          createdAt: "2026-11-01T10:00:00.000Z",
+        },
+        anchor: {
+          lawId: "BOE-A-2003-20977",
+          lawTitle: "Ley 38/2003, de 17 de noviembre, General de Subvenciones",
+          blockId: "a30",
+          blockTitle: "Artículo 30",
+          version: { normId: "BOE-A-2026-1001", publishedOn: "2026-11-20" },
+        },
+        reviews: [
+          {
+            id: "00000000-0000-4000-8000-0000000000c1",
+            openedAt: "2026-11-20T09:00:00.000Z",
+            from: { normId: "BOE-A-2003-20977", publishedOn: "2003-11-18", text: "Texto anterior del artículo." },
+            to: { normId: "BOE-A-2026-1001", publishedOn: "2026-11-20", text: "Texto nuevo del artículo." },
+            decision: "still_applies",
+            note: "Sin cambios para nosotros",
+            newText: null,
+            decidedBy: { id: "u-ana", name: "Ana Admin" },
+            decidedAt: "2026-11-22T10:00:00.000Z",
+          },
+        ],
+      },
+    ],
     audit: {
       events: [
         {
@@ -125,7 +159,15 @@ describe("the evidence pack as a PDF", () => {
     expect(text).toContain("Responsable: Bea Legal");
     expect(text).toContain("Estado: En curso");
     expect(text).toContain("Review history");
-    expect(text).toContain("still_applies");
+    expect(text).toContain("Reviewer: Ana Admin");
+    expect(text).not.toContain("still_applies");
+    expect(text).toContain("Obligaciones ancladas a artículos de normas seguidas");
+    expect(text).toContain("Justificar las subvenciones recibidas");
+    expect(text).toContain("Ley 38/2003, de 17 de noviembre, General de Subvenciones · Artículo 30");
+    expect(text).toContain("Revisiones");
+    expect(text).toContain("Decisión: Sigue aplicando");
+    expect(text).toContain("Decidida por: Ana Admin");
+    expect(text).toContain("Texto nuevo del artículo.");
     expect(text).toContain("Triaje actualizado");
     expect(text).not.toContain("triage.updated");
     expect(text).toContain("Cadena válida");
@@ -138,6 +180,7 @@ describe("the evidence pack as a PDF", () => {
     expect(text).toContain("Status: Under review → Applies");
     expect(text).toContain("Obligations");
     expect(text).toContain("Triage updated");
+    expect(text).toContain("Decision: Still applies");
     expect(text).toContain("Chain valid");
     const broken = await textOf(await evidencePdf(pack(false), { locale: "en", names }));
     expect(broken).toContain("Chain NOT valid");

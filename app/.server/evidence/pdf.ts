@@ -93,6 +93,7 @@ export function evidencePdf(pack: EvidencePack, options: { locale: Locale; names
     if (value in m.overview.status) return m.overview.status[value as keyof typeof m.overview.status];
     if (value in t.obligationStatus) return t.obligationStatus[value as keyof typeof t.obligationStatus];
     if (value in t.impact) return t.impact[value as keyof typeof t.impact];
+    if (value in t.pdf.reviewDecisions) return t.pdf.reviewDecisions[value as keyof typeof t.pdf.reviewDecisions];
     if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value, locale);
     if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return formatDateTime(value, locale);
     return names[value] ?? value;
@@ -111,11 +112,16 @@ export function evidencePdf(pack: EvidencePack, options: { locale: Locale; names
         value.forEach((entry, index) => {
           if (entry && typeof entry === "object") {
             line(`${index + 1}.`, { indent: indent + 12 });
-            fields(entry as Record<string, unknown>, indent + 24);
+            fields(entry as Record<string, unknown>, indent + 24, ["id"]);
           } else line(`• ${valueText(entry)}`, { indent: indent + 12 });
         });
       } else if (value && typeof value === "object") {
         const entries = Object.entries(value as Record<string, unknown>);
+        // A person or a group { id, name } reads as its name.
+        if ("name" in (value as object) && entries.length <= 3) {
+          labelled(fieldLabel(key), valueText((value as { name: unknown }).name), indent);
+          continue;
+        }
         // A change { from, to } reads as "from → to".
         if (entries.length === 2 && "from" in (value as object) && "to" in (value as object)) {
           const change = value as { from: unknown; to: unknown };
@@ -200,6 +206,24 @@ export function evidencePdf(pack: EvidencePack, options: { locale: Locale; names
   if (pack.truncated) line(fill(t.truncated, { max: 200 }));
   if (pack.documents.length === 0) line(t.noDocuments);
   for (const document of pack.documents) section(document);
+
+  // Obligations anchored to an article of a followed law, with their reviews (oldest first).
+  if (pack.lawObligations?.length) {
+    heading(t.pdf.lawObligations, 14);
+    for (const entry of pack.lawObligations) {
+      doc.moveDown(0.3);
+      doc.font("bold").fontSize(10).fillColor("#111").text(entry.obligation.title);
+      line(
+        `${entry.anchor.lawTitle} · ${entry.anchor.blockTitle} · ${entry.anchor.version.normId} (${day(entry.anchor.version.publishedOn, locale)})`,
+        { size: 9, color: "#444", indent: 12 },
+      );
+      fields(entry.obligation as unknown as Record<string, unknown>, 12, ["id", "title"]);
+      const rest = Object.fromEntries(
+        Object.entries(entry).filter(([key]) => key !== "obligation" && key !== "anchor"),
+      );
+      fields(rest, 12);
+    }
+  }
 
   heading(t.sections.audit, 14);
   const v = pack.audit.verification;

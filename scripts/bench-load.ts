@@ -355,8 +355,11 @@ try {
     const opened = performance.now();
     const streams = await openStreams(`${server.url}/app/events`, who);
     const refused = streams.filter((st) => st.status !== 200);
+    const refusedStatuses = [...Map.groupBy(refused, (st) => st.status)].map(
+      ([status, list]) => `${status}×${list.length}`,
+    );
     log(
-      `${streams.length - refused.length} streams open in ${s(performance.now() - opened)}, ${refused.length} refused`,
+      `${streams.length - refused.length} streams open in ${s(performance.now() - opened)}, ${refused.length} refused ${refusedStatuses.join(" ")}`,
     );
     const rssStreams = memory.peakBytes;
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -462,7 +465,7 @@ try {
         `webhooks received ${receiver.received.length} (deliveries sent ${hooks?.sent ?? 0}, not sent ${hooks?.pending ?? 0})`,
         `publication → webhook: p50 ${s(percentile(hookFromPublication, 50))}, p95 ${s(percentile(hookFromPublication, 95))}`,
         `document stored → webhook: p50 ${ms(percentile(hookFromRow, 50))}, p95 ${ms(percentile(hookFromRow, 95))}, max ${ms(percentile(hookFromRow, 100))}`,
-        `streams: ${refused.length} refused, ${dropped.length} dropped before the end; alerts stored for a connected member and not received: ${missing}; received beyond those stored: ${extra}`,
+        `streams: ${refused.length} refused (${refusedStatuses.join(" ") || "none"}), ${dropped.length} dropped before the end; alerts stored for a connected member and not received: ${missing}; received beyond those stored: ${extra}`,
         `server memory: peak RSS ${formatBytes(peak)} (with the streams open, before publication: ${formatBytes(rssStreams)}), RSS after the burst ${formatBytes(rssAfter)}; targets (issue 38) ${databaseUrl ? "peak < 170 MB" : "peak < 350 MB, after the burst < 250 MB"}`,
         `client (this process) during the run: event-loop utilisation ${(elu.utilization * 100).toFixed(0)} %, event-loop delay p99 ${ms(delay.percentile(99) / 1e6)}, max ${ms(delay.max / 1e6)}`,
         `load average at the end: ${loadavg()}`,

@@ -12,7 +12,7 @@
  * PostgreSQL compiled to WebAssembly), code and data mapped from files, and the rest (malloc).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -226,4 +226,5 @@ try {
 } finally {
   await server.stop();
   await replay.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -22,7 +22,9 @@ it("loads what only some processes or requests need on demand, not at start", ()
   // Heap each holds once loaded (measured one at a time): zod's locale index 1.3 MB, PGlite 1 MB
   // (and drizzle's PGlite driver) on PostgreSQL, qrcode 1 MB. nodemailer (5 MB) stays loaded at
   // start: every instance sends mail, and loading it on the first send widened the window in which
-  // a database outage falls between a mail's claim and its "sent" mark.
+  // a database outage falls between a mail's claim and its "sent" mark. SAML's libraries (samlify,
+  // xmllint compiled to JavaScript, XML signatures): about 7 MB of heap and 15 MB of RSS for a
+  // feature few organisations switch on (decision 0158); they load with the first SAML request.
   const text = readFileSync(path.join(projectRoot, "build/server/index.js"), "utf8");
   const staticImports = [...text.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((match) => match[1]);
   expect(staticImports.length).toBeGreaterThan(10);
@@ -33,7 +35,9 @@ it("loads what only some processes or requests need on demand, not at start", ()
     "@electric-sql/pglite/contrib/unaccent",
     "drizzle-orm/pglite",
     "qrcode",
+    "samlify",
   ];
   expect(staticImports.filter((name) => onDemand.includes(name ?? ""))).toEqual([]);
+  expect(text).not.toContain('require("node-xmllint")');
   for (const name of ["@electric-sql/pglite", "qrcode"]) expect(text).toContain(`import("${name}")`);
 });

@@ -152,6 +152,9 @@ export function createDeliveryWorker(deps: {
    * the rows one by one, each with its own retry.
    */
   async function processBatch(rows: Claimed[], one: (row: Claimed) => Promise<void>): Promise<void> {
+    // Claimed (leased to this process), not yet sent: a fan-out killed half-way leaves these rows
+    // in "sending" until their lease ends, then any instance takes them again.
+    faultPoint("deliveries.claimed");
     const items = rows.map((row) => ({ row, resolved: resolveDelivery(row.channel, row.payload) }));
     const first = items[0]?.resolved;
     const handler = first?.ok ? first.handler : undefined;

@@ -54,6 +54,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     });
     // An idle client losing its server emits "error" on the pool: log-worthy, never fatal.
     pool.on("error", () => {});
+    // A client checked out (a transaction between two statements) that loses its server emits
+    // "error" on itself, where the pool listens no more: unhandled, it killed the process when
+    // PostgreSQL restarted mid-fan-out (tests/faults/crash-fanout.test.ts). The statement in
+    // flight fails on its own; the client is discarded when released.
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       kind: "postgres",

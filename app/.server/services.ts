@@ -21,7 +21,7 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { createKernel, type Kernel } from "./kernel/kernel.ts";
 import { defineDocumentEvents, subscribeDocumentPipeline } from "./kernel/pipeline.ts";
-import { configureLawAlerts, lawAlertsFor, lawDocumentStored } from "./laws/service.ts";
+import { configureLawAlerts, finishLawFanOut, lawAlertsFor, lawDocumentStored } from "./laws/service.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
@@ -219,6 +219,13 @@ export async function createServices(config: Config, log: Logger, options: Servi
       await handOverPending(database, documentStored, log).catch((error: unknown) =>
         log.error({ err: error }, "handing over pending documents failed"),
       );
+      // Law matches a killed process stored without their deliveries (between the law alert's two
+      // phases): their fan-out now, not at the next law poll (decision 0156).
+      await finishLawFanOut(database, databaseDirectory(database))
+        .then((stored) => {
+          if (stored > 0) log.info({ deliveries: stored }, "law alerts left half-way by a stop fanned out");
+        })
+        .catch((error: unknown) => log.error({ err: error }, "finishing law alerts failed"));
       started = true;
     },
     async stop() {

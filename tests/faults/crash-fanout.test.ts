@@ -133,6 +133,7 @@ describe.each(databaseTargets())("the fan-out of 10,000 deliveries killed half-w
       const audit = await auditVerify(site);
       expect(audit.code, audit.output).toBe(0);
     },
+    600_000,
   );
 
   it.runIf(target.name === "postgres")(
@@ -173,6 +174,7 @@ describe.each(databaseTargets())("the fan-out of 10,000 deliveries killed half-w
       const audit = await auditVerify(site);
       expect(audit.code, audit.output).toBe(0);
     },
+    600_000,
   );
 });
 
@@ -219,5 +221,5 @@ describe.runIf(pgBin)("PostgreSQL restarted mid-fan-out", () => {
       site.remove();
       cluster.stop();
     }
-  });
+  }, 600_000);
 });

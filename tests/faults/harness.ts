@@ -13,6 +13,13 @@ import { defaultMigrationsDir, migrate } from "../../app/.server/db/migrate.ts";
 import type { DatabaseTarget } from "../support/postgres.ts";
 import { projectRoot, type RunningServer, startServer } from "../support/server.ts";
 
+/** FAULTS_DEBUG=1: each step's time on stderr (where a slow run spends it). */
+const started = Date.now();
+export function note(what: string): void {
+  if (process.env.FAULTS_DEBUG)
+    process.stderr.write(`[faults +${((Date.now() - started) / 1000).toFixed(1)}s] ${what}\n`);
+}
+
 export const authSecret = "crash-points-auth-secret-0123456789abcdef";
 
 export interface Site {
@@ -62,7 +69,8 @@ export async function runUntilKilled(
     env: site.env({ ...options.env, FAULT_AT: faultAt }),
     waitUntilHealthy: false,
   });
-  const signal = await exitSignal(server, options.timeoutMs ?? 120_000);
+  const signal = await exitSignal(server, options.timeoutMs ?? 240_000);
+  note(`killed at ${faultAt}`);
   if (signal !== "SIGKILL")
     throw new Error(`expected the server to kill itself at ${faultAt}, it ended with ${signal}:\n${tail(server)}`);
 }
@@ -109,7 +117,7 @@ export const expireLeases = (database: Database, table: "deliveries" | "mail_out
   );
 
 /** `npm run platform -- audit:verify` on the site, as the operator runs it (the server stopped on PGlite). */
-export function auditVerify(site: Site): Promise<{ code: number | null; output: string }> {
+export function auditVerify(site: Pick<Site, "dataDir" | "env">): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["scripts/platform.ts", "audit:verify"], {
       cwd: projectRoot,
@@ -149,4 +157,33 @@ export async function populateOrganisation(
     values (${team}, ${team}, ${org}, ${members}, now())`);
   await database.rows(sql`insert into auth_team_member (id, team_id, user_id, created_at)
     select 'tm-' || n, ${team}, 'user-' || lpad(n::text, 5, '0'), now() from generate_series(1, ${members}) n`);
+}
+
+/**
+ * Runs the server until `done` holds. PostgreSQL: watched while it runs. The embedded database
+ * takes one process: the server is stopped (SIGTERM: it finishes its current batch) every few
+ * seconds to look, and started again while work remains (each start another restart).
+ */
+export async function runUntilDone(
+  site: Site,
+  done: (database: Database) => Promise<boolean>,
+  options: { env?: Record<string, string>; timeoutMs?: number; what: string },
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  for (;;) {
+    const server = await startServer({ dataDir: site.dataDir, env: site.env(options.env) });
+    const watched = site.databaseUrl
+      ? waitFor(() => site.withDatabase(done), Boolean, 120_000, options.what).then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+      : new Promise((resolve) => setTimeout(resolve, 8_000)).then(() => undefined);
+    const failure = await watched;
+    const code = await server.stop();
+    if (code !== 0) throw new Error(`the server ended with ${code}:\n${tail(server)}`);
+    if (failure) throw failure;
+    note(`${options.what}: server stopped`);
+    if (await site.withDatabase(done)) return;
+    if (Date.now() > deadline) throw new Error(`${options.what}: not done after ${options.timeoutMs ?? 180_000} ms`);
+  }
 }

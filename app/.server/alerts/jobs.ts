@@ -45,6 +45,10 @@ export function registerAlertJobs(kernel: Kernel, log: Logger, handlers: AlertJo
     if (deleted > 0) log.info({ deleted }, "old sent deliveries purged");
   });
   kernel.schedule(ALERT_QUEUES.digests, "0 * * * *", null, { key: "hourly" });
+  // And once at start: a run a stop cut short (or an hour the server was down) is finished now,
+  // not at the next hour (digests and reminders are stored once whatever runs them, so no
+  // singleton key: the killed run's job still looks active; decision 0156).
+  kernel.afterStart("alerts: digests and reminders due", () => kernel.send(ALERT_QUEUES.digests, {}));
   kernel.schedule(ALERT_QUEUES.purge, "30 3 * * *", null, { key: "daily" });
   return {
     /** Queues matching of a stored document; resolves with the job id (null: already queued, or run inline). */

@@ -21,6 +21,7 @@ import type { Database } from "../db/client.ts";
 import { rowsOf } from "../db/rows.ts";
 import { alertProfiles, lawAnnouncements, lawChanges, laws } from "../db/schema.ts";
 import { reachesDocument } from "../documents/reach.ts";
+import { faultPoint } from "../kernel/fault.ts";
 import type { ChangedBlockDetail } from "../law-texts/changes.ts";
 import { coveredBlocks } from "../law-texts/model.ts";
 import { loadBlocks } from "../law-texts/store.ts";
@@ -144,7 +145,11 @@ export async function matchLawChange(
   deps: LawMatchDeps,
 ): Promise<LawMatchResult> {
   const stored = await storeLawMatches(database, changeId, deps);
-  const fanned = stored.newMatches > 0 ? await fanOutLawMatches(database, deps, { changeId }) : 0;
+  // Between the phases: the matches stored, waiting for their fan-out (the next sweep's work).
+  faultPoint("law.matches-stored");
+  // Always: matched again after a crash between the phases, the change has no new matches but
+  // its pending ones still wait for their deliveries.
+  const fanned = await fanOutLawMatches(database, deps, { changeId });
   return { ...stored, deliveries: stored.deliveries + fanned };
 }
 
@@ -319,6 +324,8 @@ export async function fanOutLawMatches(
       }
       return insertDeliveries(tx, rows);
     });
+    // A batch committed, the rest still pending.
+    faultPoint("law.fanout-batch");
   }
 }
 

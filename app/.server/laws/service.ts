@@ -4,8 +4,10 @@
  * sweep of half-written alerts, and the early warning when a daily act is stored (the document
  * pipeline's step, services.ts).
  */
+import { sql } from "drizzle-orm";
 import type { AlertDirectory } from "../alerts/matching.ts";
 import type { Database } from "../db/client.ts";
+import { faultPoint } from "../kernel/fault.ts";
 import { announceFromDocument } from "../law-texts/changes.ts";
 import type { LawAlerts } from "../sources/plugin.ts";
 import { fanOutLawMatches, type LawMatchResult, matchLawChange } from "./matching.ts";
@@ -25,7 +27,7 @@ export const lawAlertSettings = (): LawAlertSettings => settings;
 
 /**
  * Deliveries of law matches a stopped process left without them (matched, not yet fanned out):
- * every law poll starts with it. Returns how many deliveries were stored.
+ * every law poll and every start (services.ts) begins with it. Returns how many deliveries were stored.
  */
 export function finishLawFanOut(database: Database, directory: AlertDirectory): Promise<number> {
   return fanOutLawMatches(database, { directory, ...settings });
@@ -38,9 +40,18 @@ export async function lawDocumentStored(
   directory: AlertDirectory,
 ): Promise<Array<{ lawId: string; changeId: string; match: LawMatchResult }>> {
   const out: Array<{ lawId: string; changeId: string; match: LawMatchResult }> = [];
-  for (const announcement of await announceFromDocument(database, documentId)) {
-    const match = await matchLawChange(database, announcement.changeId, { directory, ...settings });
-    out.push({ lawId: announcement.lawId, changeId: announcement.changeId, match });
+  await announceFromDocument(database, documentId);
+  // Every announced change of the document, not only those recorded now: a process killed after
+  // recording one and before matching it leaves it to the event's retry (matching is idempotent).
+  const announced = await database.rows<{ law_id: string; change_id: string }>(sql`
+    select c.law_id, c.id as change_id from law_changes c
+    join law_announcements a on a.id = c.announcement_id
+    where a.document_id = ${documentId}::uuid and c.kind = 'announced'
+    order by c.created_at, c.id`);
+  for (const { law_id: lawId, change_id: changeId } of announced) {
+    faultPoint("law.announced");
+    const match = await matchLawChange(database, changeId, { directory, ...settings });
+    out.push({ lawId, changeId, match });
   }
   return out;
 }

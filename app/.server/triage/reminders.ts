@@ -16,6 +16,7 @@ import type { Database } from "../db/client.ts";
 import { rowsOf } from "../db/rows.ts";
 import { mailOutbox } from "../db/schema/auth.ts";
 import { reachable } from "../documents/reach.ts";
+import { faultPoint } from "../kernel/fault.ts";
 import { madridDay, madridHour } from "./due-date.ts";
 import { type ReminderMailItem, reminderMail } from "./reminder-mail.ts";
 
@@ -123,6 +124,8 @@ export async function runReminders(database: Database, options: { now?: Date; si
       return row.mail;
     });
     if (sent === null) continue;
+    // One reminder committed (claim, notification, mail row), the next not: a run killed half-way.
+    faultPoint("reminder.stored");
     reminders += 1;
     if (sent) mails += 1;
   }

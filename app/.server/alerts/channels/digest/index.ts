@@ -2,8 +2,9 @@
  * The digest channel. The daily digest: a user's in-app alerts of one local day from profiles in digest mode, one entry
  * per document or law change (with every profile that matched it), then the user's deadlines as of the day it is sent
  * (overdue or due soon: the reminders' digest form), as a mail in the user's language.
- * enqueueDueDigests runs every hour (a pg-boss cron): at the user's hour it stores the previous
- * local day's digest in the deliveries outbox, once per user and day whatever the instances.
+ * enqueueDueDigests runs every hour (a pg-boss cron) and at every start: from the user's hour on
+ * (a missed run catches up later the same day) it stores the previous local day's digest in the
+ * deliveries outbox, once per user and day whatever the instances (the match key).
  * It prepares nothing per match (it reads the day's in-app alerts) and stores a rendered mail:
  * the mail channel's "mail" kind sends it.
  */
@@ -11,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { reachable } from "../../../documents/reach.ts";
+import { faultPoint } from "../../../kernel/fault.ts";
 import type { Lang } from "../../profiles.ts";
 import { readWhy, whyText } from "../../why.ts";
 import type { AlertMail } from "../mail/ready.ts";
@@ -130,7 +132,9 @@ export async function enqueueDueDigests(
   const due = new Map<string, { recipient: Recipient; zone: string; day: string; organizationId: string }>();
   for (const profile of profiles) {
     const { day, hour } = localParts(now, profile.time_zone);
-    if (hour !== Number(profile.digest_hour)) continue;
+    // At the user's hour or later the same day: a run missed (server down, killed half-way)
+    // catches up at the next one; the match key keeps it to one digest a day.
+    if (hour < Number(profile.digest_hour)) continue;
     const recipients = profile.user_id
       ? [users.get(profile.user_id)].filter((r): r is Recipient => Boolean(r))
       : (groups.get(profile.group_id ?? "") ?? []);
@@ -144,8 +148,20 @@ export async function enqueueDueDigests(
         });
     }
   }
+  const keyOf = (userId: string, day: string) => `digest:${userId}:${day}`;
+  const keys = [...due.values()].map(({ recipient, day }) => keyOf(recipient.userId, day));
+  const done = new Set(
+    keys.length
+      ? (
+          await database.rows<{ match_key: string }>(sql`
+          select match_key from deliveries where channel = 'mail'
+            and match_key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`)
+        ).map((row) => row.match_key)
+      : [],
+  );
   let stored = 0;
   for (const { recipient, zone, day, organizationId } of due.values()) {
+    if (done.has(keyOf(recipient.userId, day))) continue;
     const mail = await buildDigest(database, { ...recipient, timeZone: zone }, day, {
       from: deps.from,
       siteUrl: deps.siteUrl,
@@ -154,9 +170,11 @@ export async function enqueueDueDigests(
     if (!mail) continue;
     const rows = await database.rows(sql`
       insert into deliveries (id, match_key, channel, recipient, organization_id, payload)
-      values (${randomUUID()}, ${`digest:${recipient.userId}:${day}`}, 'mail', ${recipient.email}, ${organizationId}, ${JSON.stringify(mail)}::jsonb)
+      values (${randomUUID()}, ${keyOf(recipient.userId, day)}, 'mail', ${recipient.email}, ${organizationId}, ${JSON.stringify(mail)}::jsonb)
       on conflict do nothing returning id`);
     stored += rows.length;
+    // One digest stored, the next not: a run killed half-way.
+    faultPoint("digest.stored");
   }
   return stored;
 }

@@ -63,6 +63,7 @@ const server = createSiteServer({
   log,
   ...(vite ? { middleware: vite.middlewares, pageCacheTtlMs: 0 } : { clientDir: path.join(root, "build/client") }),
   isReady: async () => !shuttingDown && (await app.isReady()),
+  writesRefused: () => app.writesRefused(),
   isShuttingDown: () => shuttingDown,
 });
 

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { App } from "../app/.server/app.ts";
+import { negotiateLocale } from "../app/.server/locale.ts";
 import type { Logger } from "../app/.server/logger.ts";
 import { clientAddress, isSecureRequest } from "./client-address.ts";
 import { compress, type Encoding, isCompressible, pickEncoding } from "./compression.ts";
@@ -27,6 +28,8 @@ export interface SiteServerOptions {
   middleware?: Middleware;
   /** Resolves true while the server and its database can take requests. */
   isReady: () => Promise<boolean>;
+  /** Why writes are refused now (the embedded database's disk nearly full), or undefined. */
+  writesRefused?: () => string | undefined;
   /** True once shutdown has begun: connections are closed after their response. */
   isShuttingDown?: () => boolean;
   /** Longest time the page cache keeps a page a route allows it to; 0 turns the cache off. */
@@ -34,6 +37,12 @@ export interface SiteServerOptions {
 }
 
 export type SiteServer = http.Server & { settled(timeoutMs: number): Promise<void> };
+
+/** The refusal's words while the disk is nearly full, in the reader's language (cookie, then Accept-Language). */
+const diskFullMessage = {
+  es: "El disco del servidor está casi lleno: no se guardan cambios hasta que haya espacio. Lo que ya está guardado sigue intacto y puedes consultarlo. Inténtalo de nuevo más tarde.",
+  en: "The server's disk is nearly full: no changes are saved until there is space. What is already saved is intact and you can still read it. Please try again later.",
+} as const;
 
 /** Paths whose answers are personal or live: never served from or kept in the page cache. */
 const privatePrefixes = ["/app", "/api"];
@@ -141,14 +150,29 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
 
   async function handleDynamic(req: IncomingMessage, res: ServerResponse, lead: Lead, pending: Pending): Promise<void> {
     const { method, pathname, secure, cacheKey, requestId } = pending;
+    const refused = options.writesRefused?.();
     if (pathname === "/healthz" && (method === "GET" || method === "HEAD")) {
-      const ready = await isReady().catch(() => false);
+      const ready = (await isReady().catch(() => false)) && !refused;
       return sendJson(
         res,
         lead,
         ready ? 200 : 503,
-        { status: ready ? "ok" : "unavailable" },
+        { status: ready ? "ok" : "unavailable", ...(refused ? { reason: refused } : {}) },
         { "cache-control": "no-store" },
+      );
+    }
+    // The embedded database's disk nearly full (decision 0157): reads go on, writes wait for space.
+    if (refused && !isSafeMethod(method)) {
+      const locale = negotiateLocale({
+        cookie: req.headers.cookie ?? null,
+        acceptLanguage: req.headers["accept-language"] ?? null,
+      });
+      return sendJson(
+        res,
+        lead,
+        503,
+        { statusCode: 503, statusMessage: "Service Unavailable", message: diskFullMessage[locale], reason: refused },
+        { "retry-after": "60", "cache-control": "no-store" },
       );
     }
 

@@ -21,6 +21,8 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   SITE_URL: httpUrl.optional(),
   DATA_DIR: z.string().min(1).default("./data"),
+  // Embedded database: below this much free space under DATA_DIR/db, writes are refused (decision 0157).
+  DISK_MIN_FREE_MB: positiveInt.default(64),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   MAIL_TO: emailAddress.default("ventas@example.com"),
@@ -79,6 +81,8 @@ export type Config = Readonly<{
   host: string;
   siteUrl: string;
   dataDir: string;
+  /** Embedded database: writes refused below this many free bytes under DATA_DIR/db (DISK_MIN_FREE_MB). */
+  diskMinFreeBytes: number;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailTo: string;
@@ -154,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: v.HOST,
     siteUrl: v.SITE_URL ?? `http://localhost:${v.PORT}`,
     dataDir,
+    diskMinFreeBytes: v.DISK_MIN_FREE_MB * 1024 * 1024,
     databaseUrl: v.DATABASE_URL,
     smtpUrl: v.SMTP_URL,
     mailTo: v.MAIL_TO,

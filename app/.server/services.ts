@@ -18,6 +18,7 @@ import { createContactStore } from "./contact/store.ts";
 import type { AppServices } from "./context.ts";
 import { startOpsSocket, stopOpsSocket } from "./db/backup.ts";
 import { type Database, openDatabase } from "./db/client.ts";
+import { type DiskWatch, watchDiskSpace } from "./db/disk-space.ts";
 import { migrate } from "./db/migrate.ts";
 import { createKernel, type Kernel } from "./kernel/kernel.ts";
 import { defineDocumentEvents, subscribeDocumentPipeline } from "./kernel/pipeline.ts";
@@ -50,6 +51,8 @@ export interface Services {
   worker: OutboxWorker;
   /** False while the database cannot be reached (cached for about a second). */
   isReady(): Promise<boolean>;
+  /** Why writes are refused now ("disk-full": the embedded database's disk is nearly full), or undefined. */
+  writesRefused(): "disk-full" | undefined;
   /** Alerts: the hub behind /app/events, the delivery worker, matching (also on services.alerts). */
   alerts: AlertsService;
   /** Ingestion jobs (issue 11): undefined in tests and in-memory runs; runSourceNow backs POST /api/v1/sources/{id}/run. */
@@ -167,6 +170,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
   };
 
   let opsSocket: Server | undefined;
+  // The embedded database's disk (decision 0157); PostgreSQL's disk is its server's to watch.
+  let disk: DiskWatch | undefined;
   let readyAt = 0;
   let ready: Promise<boolean> = Promise.resolve(false);
   let started = false;
@@ -182,6 +187,9 @@ export async function createServices(config: Config, log: Logger, options: Servi
     closeStreams() {
       alerts.closeStreams();
     },
+    writesRefused() {
+      return disk?.low ? "disk-full" : undefined;
+    },
     isReady() {
       if (!started || stopped) return Promise.resolve(false);
       if (Date.now() - readyAt > 1000) {
@@ -193,6 +201,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
     async start() {
       // Embedded database: backups while running, and a refusal to open it from a second process.
       if (!options.inMemory) opsSocket = await startOpsSocket(database, config.dataDir, log);
+      if (!options.inMemory && database.kind === "pglite") {
+        disk = watchDiskSpace({ dir: path.join(config.dataDir, "db"), minFreeBytes: config.diskMinFreeBytes, log });
+        await disk.check();
+      }
       const applied = await migrate(database, options.migrationsDir);
       if (applied.length > 0) log.info({ applied }, "database migrations applied");
       const limiter = await createRateLimiter(config.rateLimit, database.pool);
@@ -237,6 +249,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
       await kernel.stop().catch((error: unknown) => log.warn({ err: error }, "job kernel did not stop cleanly"));
       await Promise.all([worker.stop(), alerts.stop()]);
       await stopOpsSocket(opsSocket);
+      disk?.stop();
       await database.close();
     },
   };

@@ -22,6 +22,7 @@ import {
   prepareSite,
   runUntilKilled,
   type Site,
+  startHealthy,
   tail,
   waitFor,
 } from "./harness.ts";
@@ -81,7 +82,7 @@ const complete: FanOutState = {
 async function untilSent(site: Site): Promise<void> {
   const deadline = Date.now() + 180_000;
   for (;;) {
-    const server = await startServer({ dataDir: site.dataDir, env: site.env() });
+    const server = await startHealthy(site);
     try {
       if (site.databaseUrl) {
         await waitFor(

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
 import { insertDocument } from "../support/evidence-fixtures.ts";
 import { databaseTargets } from "../support/postgres.ts";
-import { type RunningServer, startServer } from "../support/server.ts";
+import type { RunningServer } from "../support/server.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import {
   auditVerify,
@@ -23,6 +23,7 @@ import {
   prepareSite,
   runUntilKilled,
   type Site,
+  startHealthy,
   tail,
   waitFor,
 } from "./harness.ts";
@@ -124,7 +125,7 @@ describe.each(databaseTargets())("the hourly digests and reminders killed half-w
     expect(sink.messages).toHaveLength(0);
 
     await sink.setMode("accept");
-    server = await startServer({ dataDir: site.dataDir, env: site.env(env) });
+    server = await startHealthy(site, env);
     const running = server;
     const mails = sink;
     await waitFor(

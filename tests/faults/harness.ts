@@ -75,6 +75,32 @@ export async function runUntilKilled(
     throw new Error(`expected the server to kill itself at ${faultAt}, it ended with ${signal}:\n${tail(server)}`);
 }
 
+/**
+ * The server started on the site and answering /healthz: like startServer, with a longer wait (a
+ * restart after SIGKILL replays the embedded database's WAL; on a loaded 2-core machine the
+ * support's two minutes were seen to run out).
+ */
+export async function startHealthy(
+  site: Pick<Site, "dataDir" | "env">,
+  env: Record<string, string> = {},
+  timeoutMs = 300_000,
+): Promise<RunningServer> {
+  const server = await startServer({ dataDir: site.dataDir, env: site.env(env), waitUntilHealthy: false });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null)
+      throw new Error(`the server ended while starting:\n${tail(server)}`);
+    const status = await fetch(`${server.url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return server;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await server.stop("SIGKILL");
+  throw new Error(`the server did not become healthy within ${timeoutMs} ms:\n${tail(server)}`);
+}
+
 /** Resolves with the signal that ended the process (rejects after the timeout, the process killed). */
 export function exitSignal(server: RunningServer, timeoutMs: number): Promise<NodeJS.Signals | null> {
   if (server.child.exitCode !== null || server.child.signalCode !== null)
@@ -171,7 +197,7 @@ export async function runUntilDone(
 ): Promise<void> {
   const deadline = Date.now() + (options.timeoutMs ?? 180_000);
   for (;;) {
-    const server = await startServer({ dataDir: site.dataDir, env: site.env(options.env) });
+    const server = await startHealthy(site, options.env);
     const watched = site.databaseUrl
       ? waitFor(() => site.withDatabase(done), Boolean, 120_000, options.what).then(
           () => undefined,

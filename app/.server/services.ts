@@ -136,11 +136,16 @@ export async function createServices(config: Config, log: Logger, options: Servi
       })
     : undefined;
   // The bundled recorded sample, loaded in the background on an admin's request (setup, Sources page).
+  const sampleLawAlerts = lawAlertsFor(database, databaseDirectory(database));
   const sample = createSampleLoader({
     database,
     log,
     classify: (doc) => classify(doc),
     onDocument: documentStored,
+    // The sample law's recorded change and the day replayed as today reach the requesters' follow and profile (issue 39).
+    lawAlerts: sampleLawAlerts,
+    matching: { lawChanged: (id) => sampleLawAlerts.changed(id), documentStored: (id) => alerts.matchNow(id) },
+    maxFollows: config.alerts.maxFollowsPerOrganization,
     ...(options.sampleRoot ? { root: options.sampleRoot } : {}),
   });
   // --- end sources ---

@@ -56,5 +56,16 @@ describe("sample data", () => {
       "https://www.boe.es",
     ]);
     expect(provenance.every((p) => p.sample === true)).toBe(true);
-  }, 300_000);
+    // The recorded consolidated laws too (issue 39): eight BOE laws and three EU acts, read once.
+    expect(first.laws).toBe(11);
+    expect(again.laws).toBe(11);
+    // The last recorded day published again as the day of the first load, dates shifted; a second load keeps it.
+    expect(first.replayed?.from).toBe(
+      Object.keys(expected.boe)
+        .sort()
+        .at(-1)
+        ?.replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3"),
+    );
+    expect(again.replayed).toEqual(first.replayed);
+  }, 900_000);
 });

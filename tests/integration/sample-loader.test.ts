@@ -31,33 +31,33 @@ describe("sample loader", () => {
   it("stops at shutdown after a day, is then not loaded, and a later load finishes once", async () => {
     const first = createSampleLoader({ database, log: silent, root: sample.root });
     expect(await first.status()).toBe("none");
-    expect(await first.start()).toBe(true);
-    expect(await first.start()).toBe(false);
+    expect(await first.start()).toBe("started");
+    expect(await first.start()).toBe("loading");
     expect(await first.status()).toBe("loading");
     // Another instance sees the claim and does not load too.
     const other = createSampleLoader({ database, log: silent, root: sample.root });
     expect(await other.status()).toBe("loading");
-    expect(await other.start()).toBe(false);
+    expect(await other.start()).toBe("loading");
     // Shutdown once the first day's documents are in.
     const firstDeadline = Date.now() + 240_000;
     while ((await sampleCount(database)) === 0 && Date.now() < firstDeadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await first.stop();
-    expect(await first.start()).toBe(false);
+    expect(await first.start()).toBe("already");
     // A load cut short is not "loaded" (even with some documents stored): it can be started again.
     const partial = await sampleCount(database);
     expect(partial).toBeGreaterThan(0);
     const second = createSampleLoader({ database, log: silent, root: sample.root });
     expect(await second.status()).toBe("none");
-    expect(await second.start()).toBe(true);
+    expect(await second.start()).toBe("started");
     const deadline = Date.now() + 240_000;
     while ((await second.status()) !== "loaded" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(await second.status()).toBe("loaded");
     expect(await sampleCount(database)).toBeGreaterThan(Math.max(partial, 1));
-    expect(await second.start()).toBe(false);
+    expect(await second.start()).toBe("already");
     await second.stop();
   }, 300_000);
 });

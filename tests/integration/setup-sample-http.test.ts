@@ -176,8 +176,8 @@ describe("sample data without the box, then from the Sources page", () => {
 
     const audits = await sampleAudits(server);
     expect(audits.map((a) => a.detail)).toEqual([
-      { via: "sources_page", started: true },
-      { via: "sources_page", started: false },
+      { via: "sources_page", started: true, outcome: "started" },
+      { via: "sources_page", started: false, outcome: "loading" },
     ]);
     expect(audits[0]?.actor_email).toBe("ana@example.com");
   }, 300_000);

@@ -15,6 +15,7 @@ import type { Database } from "../db/client.ts";
 import { documents, lawBlockVersions, laws } from "../db/schema.ts";
 import { parseArticleRefs, resolveRefs } from "../law-texts/articles.ts";
 import { loadBlocks } from "../law-texts/store.ts";
+import { euActCitation } from "../sources/eurlex/relations.ts";
 
 export type ChangeVerb = "modifies" | "adds" | "repeals" | "removes" | "suspends" | "voids" | "corrects";
 
@@ -32,7 +33,7 @@ const CHANGE_VERBS: Array<[RegExp, ChangeVerb]> = [
 ];
 
 export interface ChangeLine {
-  /** The changed norm (BOE-A-…). */
+  /** The changed norm (BOE-A-…, or an EU act's CELEX number). */
   lawId: string;
   verb: ChangeVerb;
   /** The analysis' verb as written ("MODIFICA", "CORRIGE errores"). */
@@ -41,7 +42,22 @@ export interface ChangeLine {
   text: string;
   /** The line as the page shows it, in the analysis' Spanish ("Modifica el art. 13 de la Ley 38/2003…"). */
   line: string;
+  /**
+   * EU acts: the amended act as cited in each language ("Reglamento (UE) 2016/679", "Regulation (EU)
+   * 2016/679"), from Cellar's relation; BOE lines have the analysis' Spanish only.
+   */
+  texts?: { es: string; en: string };
 }
+
+/** Cellar's relations of an EU act (sources/eurlex/relations.ts) as change verbs, with the Spanish verb. */
+const EU_VERBS: Record<string, [ChangeVerb, string]> = {
+  amends: ["modifies", "Modifica"],
+  repeals: ["repeals", "Deroga"],
+  corrects: ["corrects", "Corrige"],
+};
+
+/** The Spanish article for a cited act ("el Reglamento", "la Directiva", "la Decisión"). */
+const article = (citation: string) => (/^(Directiva|Decisión)\b/.test(citation) ? "la" : "el");
 
 /** The verb and text of an analysis line written as "VERB text" (a stored relation's label). */
 export function changeOf(label: string): { verb: ChangeVerb; verbText: string; text: string } | undefined {
@@ -62,11 +78,21 @@ export function changeSentence(verbText: string, text: string): string {
 
 /** The change lines of a document's relations to earlier norms, in the analysis' order. */
 export function changeLines(
-  relations: ReadonlyArray<{ direction: string; targetSourceId: string; label: string }>,
+  relations: ReadonlyArray<{ direction: string; targetSourceId: string; label: string; code?: string }>,
+  source: "boe" | "eurlex" | string = "boe",
 ): ChangeLine[] {
   const out: ChangeLine[] = [];
   for (const relation of relations) {
     if (relation.direction !== "earlier") continue;
+    if (source === "eurlex") {
+      // Cellar's relations: "Modifica el Reglamento (UE) 2016/679" / "Amends Regulation (EU) 2016/679".
+      const eu = EU_VERBS[relation.code ?? ""];
+      if (!eu) continue;
+      const texts = euActCitation(relation.targetSourceId);
+      const text = `${article(texts.es)} ${texts.es}`;
+      out.push({ lawId: relation.targetSourceId, verb: eu[0], verbText: eu[1], text, line: `${eu[1]} ${text}`, texts });
+      continue;
+    }
     const change = changeOf(relation.label);
     if (!change) continue;
     out.push({ lawId: relation.targetSourceId, ...change, line: changeSentence(change.verbText, change.text) });
@@ -120,18 +146,25 @@ export async function documentChanges(
   // The parsed record keeps every line of the analysis in its order (document_relations keeps one
   // row per type and target).
   const [document] = await database.db
-    .select({ sourceId: documents.sourceId, relations: sql<unknown>`${documents.record}->'relations'` })
+    .select({
+      sourceId: documents.sourceId,
+      source: documents.source,
+      relations: sql<unknown>`${documents.record}->'relations'`,
+    })
     .from(documents)
     .where(eq(documents.id, documentId));
   if (!document) return [];
   const relations = Array.isArray(document.relations)
-    ? (document.relations as Array<Partial<Record<"direction" | "targetSourceId" | "label", unknown>>>).map((r) => ({
-        direction: String(r.direction ?? ""),
-        targetSourceId: String(r.targetSourceId ?? ""),
-        label: String(r.label ?? ""),
-      }))
+    ? (document.relations as Array<Partial<Record<"direction" | "targetSourceId" | "label" | "code", unknown>>>).map(
+        (r) => ({
+          direction: String(r.direction ?? ""),
+          targetSourceId: String(r.targetSourceId ?? ""),
+          label: String(r.label ?? ""),
+          code: String(r.code ?? ""),
+        }),
+      )
     : [];
-  const lines = changeLines(relations);
+  const lines = changeLines(relations, document.source);
   if (lines.length === 0) return [];
   const lawIds = [...new Set(lines.map((line) => line.lawId))].filter((id) => reach.reached.has(id));
   const held =

@@ -94,6 +94,8 @@ export interface DocumentDetail extends DocumentItem {
   notes: string[];
   feedName: string | null;
   version: number;
+  /** A sample document published again as today: the day it was recorded as published (issue 39). */
+  replayedFrom: string | null;
 }
 
 export class SearchParamsError extends Error {
@@ -520,5 +522,6 @@ export async function getDocument(
     notes: row.record.notes ?? [],
     feedName: row.record.feedName ?? null,
     version: row.version,
+    replayedFrom: row.record.replayedFrom ?? null,
   };
 }

@@ -94,6 +94,11 @@ export interface SourceDocument {
   provenance: Provenance[];
   /** The feed's own name for feed entries (e.g. "CNMV — Novedades"). */
   feedName?: string;
+  /**
+   * A sample document replayed as if published today (issue 39): the day the recording was
+   * published (YYYY-MM-DD). Its dates are shifted by the days between then and the load.
+   */
+  replayedFrom?: string;
 }
 
 export type Relevance = "high" | "medium" | "low";

@@ -37,6 +37,7 @@ export function documentChangeView(change: DocumentChange) {
     lawPath: change.lawPath,
     consolidated: change.consolidated,
     followed: change.followed,
+    ...(change.texts ? { texts: change.texts } : {}),
   };
 }
 

@@ -96,6 +96,8 @@ export async function recordConsolidatedChange(
 
 /** Relation types (sources/boe/document.ts) and verbs that announce a change to the target law. */
 const CHANGE_TYPES = new Set(["modifies", "adds", "removes", "repeals"]);
+/** Cellar's relation codes of an EU act (sources/eurlex/relations.ts) that announce a change (corrections, as the BOE's, do not). */
+const EU_CHANGE_CODES = new Set(["amends", "repeals"]);
 const CHANGE_VERBS =
   /^(MODIFICA|DEROGA|AÑADE|SUPRIME|ANULA|DECLARA\s+(LA\s+)?(NULIDAD|NULO|INCONSTITUCIONAL)|DA NUEVA REDACCI)/i;
 
@@ -120,7 +122,9 @@ export async function announceFromDocument(database: Database, documentId: strin
     })
     .from(documents)
     .where(eq(documents.id, documentId));
-  if (document?.source !== "boe") return [];
+  // BOE acts (their analysis) and EU acts (Cellar's amends/repeals/corrects, issue 39).
+  if (document?.source !== "boe" && document?.source !== "eurlex") return [];
+  const lawSource = document.source === "boe" ? "boe" : "eu";
   const followed = database.db
     .selectDistinct({ lawId: alertProfiles.lawId })
     .from(alertProfiles)
@@ -138,9 +142,14 @@ export async function announceFromDocument(database: Database, documentId: strin
   const out: Announcement[] = [];
   for (const relation of relations) {
     const verb = relation.label.trim();
-    if (!CHANGE_TYPES.has(relation.type) && !CHANGE_VERBS.test(verb)) continue;
+    if (
+      lawSource === "eu"
+        ? !EU_CHANGE_CODES.has(relation.code ?? "")
+        : !CHANGE_TYPES.has(relation.type) && !CHANGE_VERBS.test(verb)
+    )
+      continue;
     const lawId = relation.targetSourceId;
-    await registerLaw(database, lawId, "boe");
+    await registerLaw(database, lawId, lawSource);
     const refs = parseArticleRefs(verb);
     const blockIds = resolveRefs(refs, await loadBlocks(database, lawId));
     const publishedOn = String(document.publishedOn ?? new Date().toISOString().slice(0, 10));

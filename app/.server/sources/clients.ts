@@ -3,6 +3,7 @@
  * Requests are paced per source ("boe"; "eurlex" for the RSS feed; "cellar" for SPARQL and
  * the texts; "feed:{host}" for admins' feeds) by the instance's pacer (pacing.ts).
  */
+
 import type { Provenance, SourceDocument } from "../documents/types.ts";
 import { type OutboundPolicy, outboundFetch } from "../net/outbound.ts";
 import { BOE_DOCUMENT_PARSER, parseBoeDocument } from "./boe/document.ts";
@@ -16,6 +17,7 @@ import {
   parseCellarText,
 } from "./eurlex/cellar.ts";
 import { EURLEX_FEED_PARSER, type EurlexFeedEntry, parseEurlexFeed } from "./eurlex/feed.ts";
+import { CELLAR_RELATIONS_PARSER, cellarRelationsQuery, parseCellarRelations } from "./eurlex/relations.ts";
 import { FEED_PARSER, type FeedEntry, parseFeed } from "./feeds/feed.ts";
 import {
   createSourceHttp,
@@ -151,6 +153,16 @@ export function createSourceClients(options: ClientOptions) {
     query: (values: string) => string,
     celexNumbers: string[],
   ): Promise<Parsed<Map<string, EurlexMetadata>>> {
+    return cellarAnswer(query, celexNumbers, parseCellarMetadata, CELLAR_METADATA_PARSER);
+  }
+
+  /** A SPARQL query over CELEX numbers (typed literals), its answer parsed by `parse`. */
+  async function cellarAnswer<T>(
+    query: (values: string) => string,
+    celexNumbers: string[],
+    parse: (body: string) => T,
+    parser: string,
+  ): Promise<Parsed<T>> {
     const values = celexNumbers
       .filter((c) => /^[0-9CE][0-9A-Z()_-]+$/.test(c))
       .map((c) => `"${c}"^^xsd:string`)
@@ -162,8 +174,8 @@ export function createSourceClients(options: ClientOptions) {
     });
     notFound(payload);
     return {
-      value: parseAt(urls.cellarSparqlUrl, () => parseCellarMetadata(payload.body)),
-      provenance: provenance(payload, CELLAR_METADATA_PARSER, "cellarSparqlUrl"),
+      value: parseAt(urls.cellarSparqlUrl, () => parse(payload.body)),
+      provenance: provenance(payload, parser, "cellarSparqlUrl"),
     };
   }
 
@@ -244,6 +256,12 @@ SELECT DISTINCT ?celex ?eurovoc ?eurovocLabel ?directory ?directoryLabel WHERE {
 }`,
         celexNumbers,
       ),
+    /**
+     * The acts that up to 100 CELEX numbers amend, repeal or correct (eurlex/relations.ts): a query of
+     * its own, as the subjects', so that a refused or slow answer costs the acts these lines only.
+     */
+    cellarRelations: (celexNumbers: string[]) =>
+      cellarAnswer(cellarRelationsQuery, celexNumbers, parseCellarRelations, CELLAR_RELATIONS_PARSER),
     /** The act's XHTML text, Spanish first, English as fallback; null when neither exists. */
     async cellarText(celex: string) {
       for (const [lang, language] of [

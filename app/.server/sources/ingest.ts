@@ -20,6 +20,7 @@ import type { BoeSummaryItem } from "./boe/summary.ts";
 import { guessLanguage, type SourceClients, type SummaryVersion } from "./clients.ts";
 import { errorUrl, failureKind, failureKindFromMessage, type SourceFailureKind, SourceParseError } from "./errors.ts";
 import { toEurlexDocument } from "./eurlex/cellar.ts";
+import { euRelationsOf } from "./eurlex/relations.ts";
 import { SourceFetchError } from "./http.ts";
 
 export interface IngestLog {
@@ -48,6 +49,8 @@ export interface IngestDeps {
    * retry queue); true when it was. Absent (CLI, sample): the next run tries it again.
    */
   retryLater?: ((retry: BoeDocumentRetry) => Promise<boolean>) | undefined;
+  /** Rewrites a fetched BOE document before it is stored (the sample's day replayed as today). */
+  adjust?: ((doc: SourceDocument) => SourceDocument) | undefined;
 }
 
 /** What a BOE document's retry needs: its day, its summary entry and the summary's provenance. */
@@ -353,7 +356,7 @@ export async function ingestBoeDay(
     try {
       const { doc } = await deps.clients.boeDocument(item, { urgent: deps.urgent === true });
       doc.provenance.unshift(summary.provenance);
-      await store(deps, doc, result);
+      await store(deps, deps.adjust ? deps.adjust(doc) : doc, result);
       done = true;
     } catch (error) {
       const url = errorUrl(error) ?? item.urls.xml ?? item.sourceId;
@@ -475,6 +478,17 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
         "EUR-Lex: no EuroVoc concepts or directory codes for these acts; new ones stored without, stored ones keep theirs",
       );
     }
+    // What the acts amend, repeal or correct (issue 39): without it an act is stored without these
+    // relations, and one already stored keeps those it has.
+    let amendments: Awaited<ReturnType<SourceClients["cellarRelations"]>> | undefined;
+    try {
+      amendments = await deps.clients.cellarRelations(batch.map((e) => e.celex as string));
+    } catch (error) {
+      deps.log.warn(
+        { source: "eurlex", url: errorUrl(error) ?? "SPARQL", error: describe(error), acts: batch.length },
+        "EUR-Lex: no amended, repealed or corrected acts for these acts; new ones stored without, stored ones keep theirs",
+      );
+    }
     await pool(batch, deps.concurrency ?? 2, async (entry) => {
       const celex = entry.celex as string;
       const key = `eurlex:doc:${celex}`;
@@ -503,6 +517,10 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
           ...(entry.publishedOn ? { publishedOn: entry.publishedOn } : {}),
         });
         if (!doc.titles.en && !doc.titles.es) doc.titles.en = entry.title;
+        doc.relations = amendments
+          ? euRelationsOf(amendments.value.get(celex) ?? [])
+          : await storedRelations(deps.database, celex);
+        if (amendments) doc.provenance.push(amendments.provenance);
         await store(deps, doc, result);
         done = true;
       } catch (error) {
@@ -516,6 +534,15 @@ export async function ingestEurlex(deps: IngestDeps): Promise<IngestResult> {
   await noteStatus(deps, "eurlex", { ok: true, added: result.created, runStartedAt });
   deps.log.info({ source: "eurlex", ...summarize(result) }, "EUR-Lex feed ingested");
   return result;
+}
+
+/** The relations to earlier acts an EU act was stored with (none when it was not). */
+async function storedRelations(database: Database, celex: string): Promise<SourceDocument["relations"]> {
+  const [row] = await database.rows<{ relations: SourceDocument["relations"] | null }>(
+    sql`select record->'relations' as relations from documents
+      where source = 'eurlex' and source_id = ${celex} and feed_id is null`,
+  );
+  return Array.isArray(row?.relations) ? row.relations : [];
 }
 
 /** The EuroVoc concepts and directory codes an EU act was stored with, if it was. */

@@ -51,6 +51,8 @@ export const docs: DocsMessages = {
     fetchedAt: "Fetched",
     sha256: "SHA-256",
     parser: "Parser",
+    sampleReplayed:
+      "Published again as today’s for the sample: the BOE published it on {day}, and its dates have been shifted by the same number of days.",
     sampleRecorded:
       "Recorded sample: content fetched from this address and bundled with the platform, not a fetch of today",
     version: "Version {version} of the document",
@@ -233,6 +235,18 @@ export const docs: DocsMessages = {
     sampleStarted: "The sample data has started loading.",
     sampleAlready: "The sample data is already loaded or loading.",
     sampleOff: "This server cannot load the sample data.",
+    sampleWhat:
+      "It includes the recorded consolidated laws, one BOE day published again as if it were today’s (dates shifted, marked “Sample”), and, for you, a follow of articles 23 and 24 of the Spanish Data Protection Act (LOPDGDD) and a profile for the BOE’s high-relevance rules.",
+    sampleCounts: "So far: {documents}, {laws}, {alerts} for your organisation.",
+    sampleDocuments: { one: "{count} document", other: "{count} documents" },
+    sampleLaws: { one: "{count} consolidated law", other: "{count} consolidated laws" },
+    sampleAlerts: { one: "{count} alert", other: "{count} alerts" },
+    sampleForYou: "Add the sample data to my organisation",
+    sampleSeeded: "Your organisation already has its sample follow and profile.",
+    sampleNames: {
+      follow: "Sample · LOPDGDD (data protection act), articles 23 and 24",
+      profile: "Sample · High-relevance BOE rules",
+    },
     backfillRunning: "Fetching the missing days: {days}, {documents}.",
     backfillDone: "Initial load finished: {days}, {documents}.",
     backfillDays: { one: "{done} of {count} day", other: "{done} of {count} days" },

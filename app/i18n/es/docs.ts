@@ -52,6 +52,8 @@ export const docs = {
     fetchedAt: "Descargado",
     sha256: "SHA-256",
     parser: "Analizador",
+    sampleReplayed:
+      "Publicado de nuevo como de hoy para la muestra: el BOE lo publicó el {day}, y sus fechas se han desplazado los mismos días.",
     sampleRecorded:
       "Grabación de muestra: contenido descargado de esta dirección y guardado con la plataforma, no una descarga de hoy",
     version: "Versión {version} del documento",
@@ -235,6 +237,18 @@ export const docs = {
     sampleStarted: "Ha empezado la carga de los datos de muestra.",
     sampleAlready: "Los datos de muestra ya están cargados o cargándose.",
     sampleOff: "Este servidor no puede cargar los datos de muestra.",
+    sampleWhat:
+      "Incluye las leyes consolidadas grabadas, un día del BOE publicado de nuevo como si fuera de hoy (con las fechas desplazadas y la marca «Muestra»), y para ti un seguimiento de los artículos 23 y 24 de la LOPDGDD y un perfil de las normas de relevancia alta del BOE.",
+    sampleCounts: "Hasta ahora: {documents}, {laws}, {alerts} para tu organización.",
+    sampleDocuments: { one: "{count} documento", other: "{count} documentos" },
+    sampleLaws: { one: "{count} ley consolidada", other: "{count} leyes consolidadas" },
+    sampleAlerts: { one: "{count} alerta", other: "{count} alertas" },
+    sampleForYou: "Añadir los datos de muestra a mi organización",
+    sampleSeeded: "Tu organización ya tiene su seguimiento y su perfil de muestra.",
+    sampleNames: {
+      follow: "Muestra · LOPDGDD, artículos 23 y 24",
+      profile: "Muestra · Normas de relevancia alta del BOE",
+    },
     backfillRunning: "Descargando los días pendientes: {days}, {documents}.",
     backfillDone: "Carga inicial terminada: {days}, {documents}.",
     backfillDays: { one: "{done} de {count} día", other: "{done} de {count} días" },

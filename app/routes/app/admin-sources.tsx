@@ -1,4 +1,5 @@
-import { data, Form } from "react-router";
+import { useEffect } from "react";
+import { data, Form, useRevalidator } from "react-router";
 import { recordAudit } from "../../.server/audit/record";
 import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
@@ -11,7 +12,7 @@ import {
   requestSourceRun,
 } from "../../.server/sources/admin";
 import { failureStatus, givenUpDocument } from "../../.server/sources/errors";
-import { requestSampleLoad, type SampleStatus } from "../../.server/sources/sample";
+import { requestSampleLoad, type SampleProgress, type SampleStatus } from "../../.server/sources/sample";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Locale } from "../../i18n/locales";
@@ -28,9 +29,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const backfill = await backfillProgress(db);
   const sampleLoader = context.get(servicesContext).sample;
   const sample: SampleStatus | null = sampleLoader ? await sampleLoader.status() : null;
+  const sampleProgress = sampleLoader ? await sampleLoader.progress(member.organizationId) : null;
   return {
     locale: appLocale(context),
     sample,
+    sampleProgress,
     sources: sources.map((source) => ({
       ...source,
       lastSuccessAt: source.lastSuccessAt?.toISOString() ?? null,
@@ -51,7 +54,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 type Notice = {
-  notice: "queued" | "alreadyQueued" | "added" | "removed" | "sampleStarted" | "sampleAlready";
+  notice: "queued" | "alreadyQueued" | "added" | "removed" | "sampleStarted" | "sampleAlready" | "sampleSeeded";
   name: string;
 };
 type Failure = { failure: "off" | "duplicate" | "not_found" | "sampleOff"; errors?: undefined; values?: undefined };
@@ -88,13 +91,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "sample") {
     if (!services.sample) return data<Failure>({ failure: "sampleOff" }, { status: 503 });
-    const started = await requestSampleLoad(
+    const outcome = await requestSampleLoad(
       services.api.database,
       services.sample,
       { ...audit, organizationId: member.organizationId },
       "sources_page",
+      locale,
     );
-    return data<Notice>({ notice: started ? "sampleStarted" : "sampleAlready", name: "" }, { status: 202 });
+    const notice = outcome === "started" ? "sampleStarted" : outcome === "seeded" ? "sampleSeeded" : "sampleAlready";
+    return data<Notice>({ notice, name: "" }, { status: 202 });
   }
 
   if (intent === "add") {
@@ -150,7 +155,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminSources({ loaderData, actionData }: Route.ComponentProps) {
-  const { locale, sources, backfill, sample } = loaderData;
+  const { locale, sources, backfill, sample, sampleProgress } = loaderData;
   const app = appMessages(locale);
   const t = app.docs.admin;
   const result = actionData as Notice | Failure | Invalid | undefined;
@@ -168,7 +173,9 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
             ? t.sampleStarted
             : notice.notice === "sampleAlready"
               ? t.sampleAlready
-              : t.removed
+              : notice.notice === "sampleSeeded"
+                ? t.sampleSeeded
+                : t.removed
     : undefined;
   const failureText =
     failure === "off"
@@ -189,7 +196,7 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
       <FormAlert kind="success">{noticeText}</FormAlert>
       <FormAlert kind="danger">{failureText}</FormAlert>
       {backfill ? <BackfillProgress backfill={backfill} t={t} locale={locale} /> : null}
-      {sample ? <SampleData status={sample} t={t} /> : null}
+      {sample ? <SampleData status={sample} progress={sampleProgress} t={t} locale={locale} /> : null}
       <div className="table-responsive position-relative mb-4">
         <table className="table align-middle" data-testid="sources">
           <thead>
@@ -378,26 +385,58 @@ function BackfillProgress({
   );
 }
 
-/** The bundled recorded sample: loaded, loading, or a button to load it. */
-function SampleData({ status, t }: { status: SampleStatus; t: ReturnType<typeof appMessages>["docs"]["admin"] }) {
+/**
+ * The bundled recorded sample: a button to load it (or, loaded, to add it to this organisation),
+ * and what it holds so far (documents, laws, this organisation's alerts), refreshed while it loads.
+ */
+function SampleData({
+  status,
+  progress,
+  t,
+  locale,
+}: {
+  status: SampleStatus;
+  progress: SampleProgress | null;
+  t: ReturnType<typeof appMessages>["docs"]["admin"];
+  locale: Locale;
+}) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (status !== "loading") return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, 3000);
+    return () => clearInterval(timer);
+  }, [status, revalidator]);
+  const offer = status === "none" || (status === "loaded" && progress !== null && !progress.seeded);
   return (
     <section className="mb-4" aria-labelledby="sample-heading" data-testid="sample" data-status={status}>
       <h2 id="sample-heading" className="h6">
         {t.sampleTitle}
       </h2>
-      {status === "none" ? (
-        <Form method="post" className="d-flex flex-wrap gap-2 align-items-center">
-          <input type="hidden" name="intent" value="sample" />
-          <p className="small mb-0 me-auto">{t.sampleNone}</p>
-          <button type="submit" className="btn btn-sm btn-outline-primary">
-            {t.sampleLoad}
-          </button>
-        </Form>
-      ) : (
-        <p className="small mb-0" role="status">
+      {status !== "none" ? (
+        <p className="small mb-1" role="status">
           {status === "loading" ? t.sampleLoading : t.sampleLoaded}
         </p>
-      )}
+      ) : null}
+      {progress && (status !== "none" || progress.documents > 0) ? (
+        <p className="small mb-1" data-testid="sample-counts">
+          {fill(t.sampleCounts, {
+            documents: plural(locale, t.sampleDocuments, progress.documents),
+            laws: plural(locale, t.sampleLaws, progress.laws),
+            alerts: plural(locale, t.sampleAlerts, progress.alerts),
+          })}
+        </p>
+      ) : null}
+      {offer ? (
+        <Form method="post" className="d-flex flex-wrap gap-2 align-items-center">
+          <input type="hidden" name="intent" value="sample" />
+          <p className="small mb-0 me-auto">{status === "none" ? `${t.sampleNone} ${t.sampleWhat}` : t.sampleWhat}</p>
+          <button type="submit" className="btn btn-sm btn-outline-primary">
+            {status === "none" ? t.sampleLoad : t.sampleForYou}
+          </button>
+        </Form>
+      ) : null}
     </section>
   );
 }

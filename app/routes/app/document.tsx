@@ -96,6 +96,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       relevance: document.relevance,
       officialUrl: document.officialUrl,
       sample: document.sample,
+      replayedFrom: document.replayedFrom,
       section: document.section,
       epigraph: document.epigraph,
       links: document.links,
@@ -329,7 +330,15 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
                   ) : null}
                 </dd>
                 <dt className="col-5">{t.publishedOn}</dt>
-                <dd className="col-7">{formatDay(doc.publishedOn, locale)}</dd>
+                <dd className="col-7">
+                  {formatDay(doc.publishedOn, locale)}
+                  {doc.replayedFrom ? (
+                    <span className="d-block text-body-secondary" data-testid="sample-replayed">
+                      <span className="badge text-bg-info me-1">{app.docs.sample}</span>
+                      {fill(t.sampleReplayed, { day: formatDay(doc.replayedFrom, locale) })}
+                    </span>
+                  ) : null}
+                </dd>
                 <dt className="col-5">{t.effective}</dt>
                 <dd className="col-7">
                   {doc.effectiveDates.length > 0

@@ -27,7 +27,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const meta = requestMeta(request, context);
   try {
     const cookies = await services.auth.completeSetup(params.token, { ...parsed.data, locale }, meta);
-    if (form.get("loadSample") === "on") await startSample(services, parsed.data.email, meta);
+    if (form.get("loadSample") === "on") await startSample(services, parsed.data.email, meta, locale);
     return redirect("/app/mfa", { headers: withCookies(cookies) });
   } catch (error) {
     return authFailure(error, context.get(requestContext).log);
@@ -35,7 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 /** The setup's "load the sample" box: started in the background and audited; a failure here never undoes the setup. */
-async function startSample(services: AppServices, email: string, meta: RequestMeta) {
+async function startSample(services: AppServices, email: string, meta: RequestMeta, locale: "es" | "en") {
   try {
     const owner = await setupOwner(services.api.database, email);
     if (!owner || !services.sample) throw new Error("no owner or no sample loader after setup");
@@ -44,6 +44,7 @@ async function startSample(services: AppServices, email: string, meta: RequestMe
       services.sample,
       { ...owner, ip: meta.ip, userAgent: meta.userAgent },
       "setup",
+      locale,
     );
   } catch (error) {
     services.log.error({ err: error }, "sample data not started after setup");

@@ -67,7 +67,7 @@ export const documentDetailSchema = documentSchema
       .array(
         z
           .object({
-            lawId: z.string().meta({ description: "The norm this act changes (BOE-A-…)" }),
+            lawId: z.string().meta({ description: "The norm this act changes (BOE-A-…, or an EU act's CELEX number)" }),
             verb: z.enum(["modifies", "adds", "repeals", "removes", "suspends", "voids", "corrects"]),
             line: z.string().meta({
               description: "The analysis' line as the document page shows it: Modifica el art. 13 de la Ley 38/2003…",
@@ -90,10 +90,17 @@ export const documentDetailSchema = documentSchema
                 description: "Blocks whose consolidated text already holds this act's wording, with the comparison",
               }),
             followed: z.boolean().meta({ description: "Whether the token's organisation follows the law" }),
+            texts: z.object({ es: z.string(), en: z.string() }).strict().optional().meta({
+              description:
+                "EU acts only: the amended, repealed or corrected act as cited in Spanish and English (Regulation (EU) 2016/679)",
+            }),
           })
           .strict(),
       )
-      .meta({ description: "What this act changes, from the BOE's analysis (empty for other sources)" }),
+      .meta({
+        description:
+          "What this act changes: the BOE's analysis for BOE acts, Cellar's amends/repeals/corrects relations for EU acts (empty for feeds)",
+      }),
   })
   .strict()
   .meta({ description: "A document with its text, its relations to other norms and what it changes" });

@@ -4,6 +4,8 @@ import { fill } from "../messages";
 import { lawsMessages } from "./messages";
 
 const LAW_ID = /^BOE-A-\d{4}-\d+$/;
+/** An EU act's CELEX number (sector 3: legislation), followable as a law. */
+const EU_ACT = /^3\d{4}[A-Z]{1,2}\d{4}$/;
 
 /** A change line as the document page receives it (documents/changes.ts DocumentChange). */
 export interface DocumentChangeLine {
@@ -16,6 +18,8 @@ export interface DocumentChangeLine {
   lawPath: string | null;
   consolidated: Array<{ blockId: string; title: string; comparePath: string }>;
   followed: boolean;
+  /** EU acts: the amended act as cited in each language (BOE lines keep the analysis' Spanish). */
+  texts?: { es: string; en: string } | undefined;
 }
 
 /**
@@ -39,13 +43,20 @@ export function DocumentChanges({ locale, changes }: { locale: Locale; changes: 
           {changes.map((change) => {
             const name = change.lawTitle ?? change.lawId;
             // One follow button per law, on its first line.
-            const followHere = !change.followed && LAW_ID.test(change.lawId) && !shownFollow.has(change.lawId);
+            const followHere =
+              !change.followed &&
+              (LAW_ID.test(change.lawId) || EU_ACT.test(change.lawId)) &&
+              !shownFollow.has(change.lawId);
             if (followHere) shownFollow.add(change.lawId);
             return (
               <li key={`${change.lawId} ${change.line}`} className="mb-3" data-law={change.lawId}>
                 <p className="mb-1">
                   {locale === "es" ? (
                     <span>{change.line}</span>
+                  ) : change.texts ? (
+                    <>
+                      <span className="fw-semibold">{t.verbs[change.verb]}</span> <span>{change.texts.en}</span>
+                    </>
                   ) : (
                     <>
                       <span className="fw-semibold">{t.verbs[change.verb]}</span> <span lang="es">{change.text}</span>

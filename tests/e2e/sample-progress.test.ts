@@ -2,7 +2,7 @@
  * The Sources page while the sample loads, in Chromium (issue 39): an admin of a fresh organisation
  * presses "load the sample data"; the page then shows, without a reload, the sample's documents,
  * laws and the organisation's alerts so far, and says when it is loaded; no axe violations at 390 px
- * (dark) and 1440 px (light); screenshots in test-results/sample-progress. A smaller sample (one older BOE day and the last, replayed as today)
+ * (dark) and 1440 px (light); screenshots in the temporary folder sample-progress-shots. A smaller sample (one older BOE day and the last, replayed as today)
  * keeps it short: FIXTURES_DIR names a copy of the fixtures whose sources list those days.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -21,7 +21,7 @@ let browser: Browser;
 let sample: SampleRoot;
 let fixtures = "";
 const password = "tortuga-verde-lunes-27";
-const shots = path.join(projectRoot, "test-results", "sample-progress");
+const shots = path.join(tmpdir(), "sample-progress-shots");
 
 beforeAll(async () => {
   sample = sampleRootOf(["20181206", "20261001"]);

@@ -111,7 +111,7 @@ describe("the sample's progress on the Sources page", () => {
         { timeout: 60_000, interval: 2000 },
       )
       .toBeGreaterThan(1);
-    expect(await page.getByRole("status").first().textContent()).toContain("Datos de muestra cargados");
+    expect(await section.getByRole("status").textContent()).toContain("Datos de muestra cargados");
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(shots, "sources-1440-light.png"), fullPage: true });
     // At 390 px in dark mode too.

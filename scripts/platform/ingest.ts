@@ -60,8 +60,13 @@ export async function run(argv: string[]): Promise<number> {
   try {
     await migrate(database, defaultMigrationsDir);
     let results: IngestResult[];
+    let sampleNote = "";
     if (values.sample) {
-      results = (await loadSampleData({ database, log, onProgress, classify: (doc) => classify(doc) })).results;
+      const loaded = await loadSampleData({ database, log, onProgress, classify: (doc) => classify(doc) });
+      results = loaded.results;
+      sampleNote = `sample: ${loaded.laws} consolidated laws held${
+        loaded.replayed ? `; BOE ${loaded.replayed.from} published again as ${loaded.replayed.as}` : ""
+      }\n`;
     } else {
       // Paced with the running instances on PostgreSQL (source_pacing), as one more instance.
       const clients = createSourceClients({
@@ -100,6 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       );
       for (const f of r.failed) process.stdout.write(`  failed ${f.sourceId} ${f.url}: ${f.error}\n`);
     }
+    process.stdout.write(sampleNote);
     return failed > 0 ? 1 : 0;
   } catch (error) {
     reporter.stop();

@@ -33,14 +33,14 @@ beforeAll(async () => {
     env: { INGEST_SOURCES: "none", LOG_LEVEL: "warn", FIXTURES_DIR: fixtures },
     waitUntilHealthy: false,
   });
-  const deadline = Date.now() + 100_000;
+  const deadline = Date.now() + 240_000;
   while ((await fetch(`${server.url}/healthz`).catch(() => null))?.status !== 200) {
     if (Date.now() > deadline) throw new Error(`server did not start:\n${server.output.join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   browser = await launchBrowser();
   mkdirSync(shots, { recursive: true });
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

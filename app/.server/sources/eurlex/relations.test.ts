@@ -98,6 +98,36 @@ describe("Cellar relations, the answer's shape", () => {
     expect(parsed.get("32016R0679")).toEqual([{ relation: "repeals", target: "31995L0046" }]);
     expect(parsed.get("32024R1689")).toEqual([{ relation: "amends", target: "32018R1139" }]);
     expect(parsed.get("32016R1011")).toEqual([{ relation: "amends", target: "32014R0596" }]);
+    // Stored as the BOE's relations to earlier norms, Cellar's name kept as the code.
+    expect(
+      euRelationsOf([
+        { relation: "amends", target: "32014R0596" },
+        { relation: "repeals", target: "31995L0046" },
+        { relation: "corrects", target: "32016R0679" },
+      ]),
+    ).toEqual([
+      {
+        type: "modifies",
+        code: "amends",
+        targetSourceId: "32014R0596",
+        label: "Regulation (EU) No 596/2014",
+        direction: "earlier",
+      },
+      {
+        type: "repeals",
+        code: "repeals",
+        targetSourceId: "31995L0046",
+        label: "Directive 95/46/EC",
+        direction: "earlier",
+      },
+      {
+        type: "corrects",
+        code: "corrects",
+        targetSourceId: "32016R0679",
+        label: "Regulation (EU) 2016/679",
+        direction: "earlier",
+      },
+    ]);
   });
 
   it("gives the lines in Spanish and English", () => {

@@ -47,7 +47,7 @@ afterAll(async () => {
   await server?.stop();
   sample?.remove();
   if (fixtures) rmSync(fixtures, { recursive: true, force: true });
-});
+}, 180_000);
 
 async function axeViolations(page: Page) {
   await page.evaluate(axe.source);
@@ -121,5 +121,5 @@ describe("the sample's progress on the Sources page", () => {
     await page.screenshot({ path: path.join(shots, "sources-390-dark.png"), fullPage: true });
     expect(errors).toEqual([]);
     await close();
-  }, 600_000);
+  }, 1_000_000);
 });

@@ -81,10 +81,14 @@ for (const target of databaseTargets()) {
       const asked = await ana.request("/app/admin/sources", { form: { intent: "sample" } });
       expect(asked.status).toBe(202);
       expect(await asked.text()).toContain("Ha empezado la carga de los datos de muestra.");
-      await waitFor(
-        () => server.app.services.sample!.status(),
-        (status) => status === "loaded",
-      );
+      // A few minutes on a loaded machine: eleven laws, two BOE days, the EU acts.
+      expect(
+        await waitFor(
+          () => server.app.services.sample!.status(),
+          (status) => status === "loaded",
+          800_000,
+        ),
+      ).toBe("loaded");
       const held = await holdings(server, orgA);
       // Every recorded law with text: eight BOE laws and three EU acts.
       expect(held.laws).toBe(11);
@@ -146,7 +150,7 @@ for (const target of databaseTargets()) {
         ["alert_profile.created", "ana@example.com"],
         ["source.sample_requested", "ana@example.com"],
       ]);
-    }, 400_000);
+    }, 900_000);
 
     it("duplicates nothing when loaded again", async () => {
       const before = await holdings(server, orgA);

@@ -64,8 +64,9 @@ function recordedHttp(replayUrl: string, officialUrl: string, source: string): S
     userAgent: "VigiaNormativo/sample",
     source,
     perSecond: 1000,
-    timeoutMs: 20_000,
-    retries: 1,
+    // A loopback replay: a slow answer is a busy process (a whole law is megabytes), never a remote host.
+    timeoutMs: 120_000,
+    retries: 2,
     backoffMs: 50,
   });
   return {

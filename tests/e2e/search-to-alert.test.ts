@@ -3,7 +3,8 @@
  * 1440 and 390 px, by keyboard: a search → "Save as alert" → the new profile shows the last 30
  * days' preview and what does not carry over → saved → the profile is listed; then the same search
  * saved under a name and run again from its link. axe (WCAG 2.2 AA) finds nothing on the search,
- * the new profile and the saved searches pages. Screenshots go to SEARCH_SCREENSHOTS when it is set.
+ * the new profile, its Atom feed page and the saved searches pages; the feed's address, created by
+ * keyboard, answers without a session. Screenshots go to SEARCH_SCREENSHOTS when it is set.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -34,6 +35,9 @@ const copy = {
     searchName: "Nombre de la búsqueda",
     searchSaved: (name: string) => `Búsqueda «${name}» guardada.`,
     run: (name: string) => `Buscar «${name}»`,
+    feed: "Feed Atom",
+    createFeed: "Crear dirección del feed",
+    feedAddress: "Dirección del feed",
   },
   en: {
     saveAsAlert: "Save as alert",
@@ -46,6 +50,9 @@ const copy = {
     searchName: "Search name",
     searchSaved: (name: string) => `Search “${name}” saved.`,
     run: (name: string) => `Search “${name}”`,
+    feed: "Atom feed",
+    createFeed: "Create the feed address",
+    feedAddress: "Feed address",
   },
 } as const;
 
@@ -135,6 +142,20 @@ describe("search to alert and saved searches in the browser", () => {
           sql`select areas, query from alert_profiles where name = ${profileName}`,
         );
         expect(stored).toEqual({ areas: ["grants"], query: "subvenciones" });
+
+        // Its Atom feed: the address shown once, served without a session, axe clean.
+        await page.getByRole("link", { name: `${t.feed}: ${profileName}` }).focus();
+        await page.keyboard.press("Enter");
+        await page.waitForURL(/\/app\/profiles\/[0-9a-f-]{36}\/feed$/);
+        await page.getByRole("button", { name: t.createFeed }).focus();
+        await page.keyboard.press("Enter");
+        const feedUrl = await page.getByLabel(t.feedAddress).inputValue();
+        expect(feedUrl).toMatch(/\/feeds\/pfd_[A-Za-z0-9_-]{43}\.atom$/);
+        const feed = await fetch(feedUrl);
+        expect(feed.status).toBe(200);
+        expect(feed.headers.get("content-type")).toBe("application/atom+xml; charset=utf-8");
+        expect(await axeViolations(page)).toEqual([]);
+        await shoot(page, `profile-feed-${locale}-${width}`);
 
         // A saved search, by keyboard, then run again from its link.
         await page.goto(`${server.url}/app/search?q=subvenciones&area=grants`);

@@ -166,6 +166,22 @@ for (const target of databaseTargets()) {
       expect(matched.map((m) => m.document_id)).toContain(docs.old);
     });
 
+    it("previews with the organisation's area corrections, as its alerts match", async () => {
+      // The organisation says the AML resolution is about grants too, and the high-relevance decree is not.
+      const correct = (documentId: string, action: "add" | "remove") =>
+        db().rows(sql`insert into area_corrections (organization_id, document_id, area, action, reason, user_id, user_name, user_email)
+          values (${organizationId}, ${documentId}::uuid, 'grants', ${action}, 'revisado', ${anaId}, 'Ana', 'ana@example.com')`);
+      await correct(docs.other as string, "add");
+      await correct(docs.high as string, "remove");
+      const html = decode(
+        await (await ana.request("/app/profiles/new?area=grants&relevance=high&fromSearch=1")).text(),
+      );
+      const preview = html.slice(html.indexOf('data-testid="profile-preview"'));
+      const ids = [...preview.matchAll(/href="\/app\/documents\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
+      expect(ids).toEqual([docs.other]);
+      await db().rows(sql`delete from area_corrections where organization_id = ${organizationId}`);
+    });
+
     it("saves, lists, reruns and deletes a search on the pages, audited, errors in the member's language", async () => {
       const saved = await ana.request(`/app/search?q=subvenciones&area=grants`, { form: { name: "Ayudas" } });
       expect(saved.status).toBe(200);

@@ -4,6 +4,7 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { servicesContext } from "../../.server/context";
 import { FormAlert } from "../../components/app/form-field";
 import { type AlertsMessages, alertMessages, fill } from "../../components/app/messages";
+import { savedMessages } from "../../components/app/saved/messages";
 import type { Locale } from "../../i18n/locales";
 import { plural } from "../../lib/plural";
 import { areas, jurisdictions, kinds } from "../../lib/taxonomy";
@@ -88,6 +89,7 @@ function summary(item: Item, t: AlertsMessages, locale: Locale): { filters: stri
 
 function ProfileCard({ item, locale }: { item: Item; locale: Locale }) {
   const t = alertMessages(locale);
+  const feedLink = savedMessages(locale).feed.link;
   const { filters, channels } = summary(item, t, locale);
   return (
     <li className="list-group-item" data-testid="profile-item">
@@ -125,13 +127,22 @@ function ProfileCard({ item, locale }: { item: Item; locale: Locale }) {
             {t.profiles.followManage}
           </Link>
         ) : (
-          <Link
-            to={`/app/profiles/${item.id}`}
-            className="btn btn-sm btn-outline-primary"
-            aria-label={`${t.profiles.edit}: ${item.name}`}
-          >
-            {t.profiles.edit}
-          </Link>
+          <>
+            <Link
+              to={`/app/profiles/${item.id}`}
+              className="btn btn-sm btn-outline-primary"
+              aria-label={`${t.profiles.edit}: ${item.name}`}
+            >
+              {t.profiles.edit}
+            </Link>
+            <Link
+              to={`/app/profiles/${item.id}/feed`}
+              className="btn btn-sm btn-outline-secondary"
+              aria-label={`${feedLink}: ${item.name}`}
+            >
+              {feedLink}
+            </Link>
+          </>
         )}
         <Form method="post">
           <input type="hidden" name="id" value={item.id} />

@@ -25,6 +25,7 @@ import {
 } from "../db/schema/triage.ts";
 import { reachable } from "../documents/reach.ts";
 import type { Paragraph } from "../documents/types.ts";
+import { anchorOf } from "../laws/page.ts";
 import { madridDay } from "./due-date.ts";
 import { newestVersion, wordingOf } from "./law-anchors.ts";
 import { type Lang, triageText } from "./messages.ts";
@@ -107,6 +108,8 @@ export interface LawAnchor {
   blockId: string;
   blockTitle: string;
   version: { normId: string; publishedOn: string; inForceOn: string | null };
+  /** The law page at the article. */
+  href: string;
 }
 
 export interface ObligationView {
@@ -174,6 +177,7 @@ async function anchorsOf(db: Executor, list: readonly Row[]) {
         blockId: row.block_id,
         blockTitle: row.block_title,
         version: { normId: row.norm_id ?? "", publishedOn: row.published_on ?? "", inForceOn: row.in_force_on },
+        href: `/app/laws/${encodeURIComponent(row.law_id)}?block=${encodeURIComponent(row.block_id)}#${anchorOf(row.block_id)}`,
       });
     }
     const reviews = (

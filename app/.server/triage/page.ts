@@ -43,7 +43,10 @@ export type TriageFormResult =
   | { ok: "triage" | "unchanged" | "obligation" | "obligationUpdated" | "bulk" | "reminders"; count?: number }
   | { form: string; errors: Record<string, string[]>; values: Record<string, string>; status: 422 };
 
-function actorOf(member: MemberInfo, origin: { ip?: string | undefined; userAgent?: string | undefined }): TriageActor {
+export function actorOf(
+  member: MemberInfo,
+  origin: { ip?: string | undefined; userAgent?: string | undefined },
+): TriageActor {
   return {
     organizationId: member.organizationId,
     userId: member.userId,
@@ -54,7 +57,7 @@ function actorOf(member: MemberInfo, origin: { ip?: string | undefined; userAgen
   };
 }
 
-function values(form: FormData, keys: readonly string[]): Record<string, string> {
+export function values(form: FormData, keys: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of keys) {
     const value = form.get(key);
@@ -64,7 +67,9 @@ function values(form: FormData, keys: readonly string[]): Record<string, string>
 }
 
 /** "user:ana" / "group:x" / "" → the services' assignee (undefined when the field is absent). */
-function assigneeOf(value: string | undefined): { type: "user" | "group"; id: string } | null | undefined | false {
+export function assigneeOf(
+  value: string | undefined,
+): { type: "user" | "group"; id: string } | null | undefined | false {
   if (value === undefined) return undefined;
   if (value === "") return null;
   const at = value.indexOf(":");
@@ -73,7 +78,8 @@ function assigneeOf(value: string | undefined): { type: "user" | "group"; id: st
   return (type === "user" || type === "group") && id ? { type, id } : false;
 }
 
-const blankToNull = (value: string | undefined) => (value === undefined ? undefined : value === "" ? null : value);
+export const blankToNull = (value: string | undefined) =>
+  value === undefined ? undefined : value === "" ? null : value;
 
 export async function triageFormAction(
   deps: {

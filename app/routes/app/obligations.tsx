@@ -3,6 +3,9 @@ import { servicesContext } from "../../.server/context";
 import { listObligations, parseObligationFilters } from "../../.server/triage/obligations";
 import { organisationGroups, organisationMembers } from "../../.server/triage/people";
 import { CardTable } from "../../components/app/card-table";
+import { FormAlert } from "../../components/app/form-field";
+import { blockTitle } from "../../components/app/laws/messages";
+import { fill } from "../../components/app/messages";
 import {
   formatDueDay,
   InputField,
@@ -29,8 +32,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   const query = new URLSearchParams(url.searchParams);
   query.delete("format");
+  const recorded = url.searchParams.get("recorded");
+  query.delete("recorded");
   return {
     locale: appLocale(context),
+    recorded: rows.find((row) => row.id === recorded) ?? null,
     rows,
     filters: { ...filters, owner: filters.owner ? `${filters.owner.type}:${filters.owner.id}` : "" },
     exportQuery: query.toString(),
@@ -39,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function ObligationsRegister({ loaderData }: Route.ComponentProps) {
-  const { locale, rows, filters, exportQuery, people } = loaderData;
+  const { locale, rows, filters, exportQuery, people, recorded } = loaderData;
   const t = triageMessages(locale);
   const r = t.register;
   const exportHref = (format: string) =>
@@ -50,6 +56,11 @@ export default function ObligationsRegister({ loaderData }: Route.ComponentProps
         {r.title}
       </h1>
       <p className="text-body-secondary">{r.lead}</p>
+      <FormAlert kind="success">
+        {recorded?.law
+          ? fill(t.lawObligation.saved, { article: blockTitle(recorded.law.blockTitle, locale) })
+          : undefined}
+      </FormAlert>
       <form method="get" action="/app/obligations" className="row g-2 align-items-end mb-3" aria-label={t.list.filters}>
         <SelectField
           id="o-status"
@@ -121,6 +132,22 @@ export default function ObligationsRegister({ loaderData }: Route.ComponentProps
             </label>
           </div>
         </div>
+        <div className="col-sm-4 col-lg-2 mb-2">
+          <div className="form-check">
+            <input
+              className="form-check-input"
+              type="checkbox"
+              id="o-review"
+              name="review"
+              value="1"
+              defaultChecked={filters.review}
+            />
+            <label className="form-check-label small" htmlFor="o-review">
+              {r.reviewOnly}
+            </label>
+          </div>
+        </div>
+        {filters.lawId ? <input type="hidden" name="law" value={filters.lawId} /> : null}
         <div className="col-12 d-flex flex-wrap gap-2">
           <button type="submit" className="btn btn-primary btn-sm">
             {t.list.apply}
@@ -172,15 +199,37 @@ export default function ObligationsRegister({ loaderData }: Route.ComponentProps
                     </span>
                   </td>
                   <td>
-                    <a href={`/app/documents/${row.documentId}#${row.anchor}`}>{row.sourceId}</a>
-                    <span className="d-block text-body-secondary">{row.documentTitle}</span>
+                    {row.law ? (
+                      <>
+                        <a href={row.law.href}>
+                          {fill(r.article, { article: blockTitle(row.law.blockTitle, locale), law: row.law.id })}
+                        </a>
+                        <span className="d-block text-body-secondary">{row.law.title}</span>
+                      </>
+                    ) : (
+                      <>
+                        <a href={`/app/documents/${row.documentId}#${row.anchor}`}>{row.sourceId}</a>
+                        <span className="d-block text-body-secondary">{row.documentTitle}</span>
+                      </>
+                    )}
                   </td>
                   <td>{row.owner ? row.owner.name : t.fields.noAssignee}</td>
                   <td className="text-nowrap">
                     {formatDueDay(row.dueOn, locale)}
                     {row.overdue ? <OverdueBadge locale={locale} /> : null}
                   </td>
-                  <td>{t.obligationStatuses[row.status]}</td>
+                  <td>
+                    {t.obligationStatuses[row.status]}
+                    {row.reviewNeeded ? (
+                      <span className="d-block">
+                        <span className="badge text-bg-warning me-1">{r.reviewNeeded}</span>
+                        <a href={`/app/obligations/${row.id}/review`}>
+                          {r.review}
+                          <span className="visually-hidden">: {row.title}</span>
+                        </a>
+                      </span>
+                    ) : null}
+                  </td>
                   <td>{row.reference || "—"}</td>
                 </tr>
               ))}

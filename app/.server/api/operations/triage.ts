@@ -165,6 +165,7 @@ const lawAnchorSchema = z
       .object({ normId: z.string(), publishedOn: z.string(), inForceOn: z.string().nullable() })
       .strict()
       .meta({ description: "The version anchored: the norm that gave its wording and its dates" }),
+    href: z.string().meta({ description: "The law page at the article (the platform's path)" }),
   })
   .strict()
   .meta({ description: "An article anchor: the followed law, the article and the version" });

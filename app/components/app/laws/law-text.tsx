@@ -2,11 +2,13 @@ import type { LawPageView } from "../../../.server/laws/page";
 import type { Locale } from "../../../i18n/locales";
 import { CardTable } from "../card-table";
 import { fill } from "../messages";
+import { triageMessages } from "../triage/fields";
 import { blockTitle, formatLawDate, type LawsMessages } from "./messages";
 
 /** The text in force on the page's date, block by block, each with its versions and a comparison link. */
 export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageView; locale: Locale }) {
   const p = t.page;
+  const lo = triageMessages(locale).lawObligation;
   const lawPath = `/app/laws/${encodeURIComponent(view.law.id)}`;
   return (
     <div className="law-text">
@@ -31,6 +33,25 @@ export function LawText({ t, view, locale }: { t: LawsMessages; view: LawPageVie
                 <p key={i}>{paragraph}</p>
               ))
             )}
+            {block.paragraphs !== null && !block.heading ? (
+              // An obligation anchored to this article at the version shown (issue 39).
+              <p className="law-no-print mb-2">
+                <a
+                  className="btn btn-outline-secondary btn-sm"
+                  data-testid="record-obligation"
+                  href={`${lawPath}/obligations/new?${new URLSearchParams({
+                    block: block.blockId,
+                    version: block.versions.find((v) => v.current)?.normId ?? "",
+                  })}`}
+                >
+                  {lo.action}
+                  <span className="visually-hidden">
+                    {" "}
+                    {fill(lo.actionOn, { article: blockTitle(block.title, locale) })}
+                  </span>
+                </a>
+              </p>
+            ) : null}
             {block.pending.map((v) => (
               <p key={v.normId} className="alert alert-info py-1 px-2 small" data-testid="pending-version">
                 {fill(p.laterVersion, {

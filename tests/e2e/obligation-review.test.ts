@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { databaseDirectory } from "../../app/.server/alerts/directory.ts";
+import { setAuditSecret } from "../../app/.server/audit/ip-hash.ts";
 import { registerLaw } from "../../app/.server/law-texts/store.ts";
 import { configureLawAlerts, lawAlertsFor } from "../../app/.server/laws/service.ts";
 import { pollAndAlert } from "../../app/.server/sources/consolidated/alerting.ts";
@@ -75,6 +76,9 @@ let browser: Browser;
 beforeAll(async () => {
   replay = await startReplayServer();
   server = await startInProcessServer({ BOE_API_URL: replay.url, MAIL_FROM: "alertas@vigia.example" });
+  // The poll runs in this process (as the source job would in the server's): it audits the reviews
+  // it opens, so it signs the chain's head with the server's secret (in-process-server's AUTH_SECRET).
+  setAuditSecret("auth-secret-auth-secret-auth-secret-0123");
   browser = await launchBrowser();
 }, 420_000);
 
@@ -166,7 +170,9 @@ describe("an obligation anchored to a law's article, in the browser", () => {
     expect(moved.laws.map((l) => [l.status, l.writes.map((w) => w.blockId)])).toEqual([["changed", ["a28"]]]);
     await page.goto(`${server.url}/app/obligations?review=1`);
     expect(await page.getByTestId("obligations-register").locator("tbody tr").count()).toBe(2);
-    await page.getByRole("link", { name: "Review: Keep the list of documents asked for" }).click();
+    await shoot(page, "register-review-en-1440-light");
+    // The link names its obligation (hidden text after "Review").
+    await page.getByRole("link", { name: /^Review\s*:\s*Keep the list of documents asked for$/ }).click();
     await page.waitForURL(/\/review$/);
     await page.getByTestId("review-needed").waitFor();
     const inline = page.getByTestId("diff-inline");
@@ -176,7 +182,7 @@ describe("an obligation anchored to a law's article, in the browser", () => {
     // No decision chosen: the error, in English.
     await page.getByRole("button", { name: "Save the decision" }).click();
     await page.getByText("Choose a decision: still applies, changed or no longer applies.").first().waitFor();
-    await page.getByLabel("Still applies").check();
+    await page.getByRole("radio", { name: "Still applies" }).check();
     await page.getByLabel("Note for the record (optional)").fill("Checked against LO 3/2018");
     await page.getByRole("button", { name: "Save the decision" }).click();
     await page.getByText("Decision saved and obligation anchored to the new version.").waitFor();
@@ -191,7 +197,7 @@ describe("an obligation anchored to a law's article, in the browser", () => {
       // The notification centre's row for Ana: its document id is the review's.
       (
         (await server.app.database.db.execute(
-          sql`select document_id::text as id from alerts where title like 'Revisión necesaria: No pedir%'`,
+          sql`select document_id::text as id from alerts where title like '%No pedir documentos%'`,
         )) as unknown as { rows: { id: string }[] }
       ).rows;
     expect(rows).toHaveLength(1);
@@ -200,7 +206,7 @@ describe("an obligation anchored to a law's article, in the browser", () => {
     await page.getByRole("heading", { level: 1, name: /Revisión de la obligación: No pedir documentos/ }).waitFor();
     await checkBothWidths(page, "review-es");
     // With the keyboard: the decision "Ha cambiado", the new text, saved with Enter on the button.
-    await page.getByLabel("Ha cambiado").focus();
+    await page.getByRole("radio", { name: "Ha cambiado" }).focus();
     await page.keyboard.press("Space");
     await page
       .getByLabel("Nuevo texto de la obligación (si ha cambiado)")
@@ -211,7 +217,20 @@ describe("an obligation anchored to a law's article, in the browser", () => {
     expect(await page.getByTestId("review-history").textContent()).toContain("Ha cambiado por Ana");
     await page.goto(`${server.url}/app/obligations?review=1`);
     await page.getByText("No hay obligaciones con estos filtros.").waitFor();
-    expect(errors).toEqual([]);
+    // The evidence pack of today: both obligations with their reviews (who, which versions, the decision).
+    const today = new Date().toISOString().slice(0, 10);
+    await page.goto(`${server.url}/app/evidence?from=${today}&to=${today}`);
+    const reviews = page.getByTestId("evidence-law-obligations");
+    await reviews.waitFor();
+    const text = (await reviews.textContent()) ?? "";
+    expect(text).toContain("Ha cambiado");
+    expect(text).toContain("Sigue aplicando");
+    expect(text).toContain("BOE-A-2018-16673");
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, "evidence-es-1440-light");
+    // The two refused forms above (an empty title, no decision) answer 422 on purpose; nothing else.
+    expect(errors.filter((e) => !e.includes("status of 422"))).toEqual([]);
+    expect(errors.filter((e) => e.includes("status of 422"))).toHaveLength(2);
     await close();
   }, 420_000);
 });

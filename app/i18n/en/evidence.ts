@@ -119,6 +119,18 @@ export const evidence: EvidenceMessages = {
     rangeTooLong: "Choose a period of one year at most.",
     published: "Published on {date}",
     official: "Official source",
+    lawObligations: {
+      heading: "Obligations on law articles and their reviews",
+      anchor: "{article} of {law}, version of {norm}",
+      review: "Review",
+      from: "Before",
+      to: "After",
+      decision: "Decision",
+      who: "By",
+      open: "Pending",
+      none: "No review yet: the article has not changed.",
+      decisions: { still_applies: "Still applies", changed: "Changed", no_longer_applies: "No longer applies" },
+    },
     sections: {
       alerts: "Alerts: recipients and delivery",
       reads: "Reads",

@@ -117,6 +117,18 @@ export const evidence = {
     rangeTooLong: "Elige un periodo de un año como máximo.",
     published: "Publicado el {date}",
     official: "Fuente oficial",
+    lawObligations: {
+      heading: "Obligaciones en artículos de leyes y sus revisiones",
+      anchor: "{article} de {law}, versión de {norm}",
+      review: "Revisión",
+      from: "Antes",
+      to: "Después",
+      decision: "Decisión",
+      who: "Por",
+      open: "Pendiente",
+      none: "Sin revisiones: el artículo no ha cambiado.",
+      decisions: { still_applies: "Sigue aplicando", changed: "Ha cambiado", no_longer_applies: "Ya no aplica" },
+    },
     sections: {
       alerts: "Alertas: destinatarios y envío",
       reads: "Lecturas",

@@ -71,31 +71,7 @@ export default function LawObligationNew({ loaderData, actionData }: Route.Compo
       </h1>
       <p className="text-body-secondary">{l.lead}</p>
       <div className="row g-4">
-        <div className="col-lg-5 order-lg-2">
-          <section className="card" aria-labelledby="law-obligation-anchor">
-            <div className="card-body">
-              <h2 id="law-obligation-anchor" className="h6 text-body-secondary mb-1">
-                {l.anchoredTo}
-              </h2>
-              <p className="fw-semibold mb-1">{article}</p>
-              <p className="small mb-2">{view.law.title}</p>
-              <p className="small text-body-secondary">
-                {fill(l.version, {
-                  norm: view.version.normId,
-                  published: formatLawDate(view.version.publishedOn, locale),
-                })}
-              </p>
-              <h3 className="h6">{l.wording}</h3>
-              <div className="small law-wording">
-                {view.version.paragraphs.map((paragraph, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: a wording's paragraphs never reorder
-                  <p key={i}>{paragraph}</p>
-                ))}
-              </div>
-            </div>
-          </section>
-        </div>
-        <div className="col-lg-7 order-lg-1">
+        <div className="col-lg-7">
           <FormAlert kind="danger">{actionData && !actionData.ok ? t.panel.formError : undefined}</FormAlert>
           <FieldError id="lo-block" errors={errors.block ?? errors.version} />
           <Form method="post" noValidate>
@@ -142,6 +118,30 @@ export default function LawObligationNew({ loaderData, actionData }: Route.Compo
               {o.save}
             </button>
           </Form>
+        </div>
+        <div className="col-lg-5">
+          <section className="card" aria-labelledby="law-obligation-anchor">
+            <div className="card-body">
+              <h2 id="law-obligation-anchor" className="h6 text-body-secondary mb-1">
+                {l.anchoredTo}
+              </h2>
+              <p className="fw-semibold mb-1">{article}</p>
+              <p className="small mb-2">{view.law.title}</p>
+              <p className="small text-body-secondary">
+                {fill(l.version, {
+                  norm: view.version.normId,
+                  published: formatLawDate(view.version.publishedOn, locale),
+                })}
+              </p>
+              <h3 className="h6">{l.wording}</h3>
+              <div className="small law-wording">
+                {view.version.paragraphs.map((paragraph, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a wording's paragraphs never reorder
+                  <p key={i}>{paragraph}</p>
+                ))}
+              </div>
+            </div>
+          </section>
         </div>
       </div>
     </section>

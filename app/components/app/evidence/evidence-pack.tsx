@@ -27,10 +27,11 @@ export function EvidencePackView({ locale, pack, names }: { locale: Locale; pack
         ) : null}
       </p>
       {pack.truncated ? <p className="alert alert-warning">{fill(t.truncated, { max: 200 })}</p> : null}
-      {pack.documents.length === 0 ? <p>{t.noDocuments}</p> : null}
+      {pack.documents.length === 0 && pack.lawObligations.length === 0 ? <p>{t.noDocuments}</p> : null}
       {pack.documents.map((document) => (
         <DocumentSection key={document.id} locale={locale} document={document} names={names} />
       ))}
+      {pack.lawObligations.length > 0 ? <LawObligationsSection locale={locale} pack={pack} /> : null}
       <section aria-labelledby="evidence-audit" className="evidence-section">
         <h2 id="evidence-audit" className="h4">
           {t.sections.audit}
@@ -70,6 +71,67 @@ export function EvidencePackView({ locale, pack, names }: { locale: Locale; pack
         )}
       </section>
     </div>
+  );
+}
+
+/** Obligations anchored to a law's article (issue 39): each with its anchor and its reviews, oldest first. */
+function LawObligationsSection({ locale, pack }: { locale: Locale; pack: EvidencePack }) {
+  const t = evidenceMessages(locale).pack;
+  const l = t.lawObligations;
+  return (
+    <section
+      aria-labelledby="evidence-law-obligations"
+      className="evidence-section"
+      data-testid="evidence-law-obligations"
+    >
+      <h2 id="evidence-law-obligations" className="h4">
+        {l.heading}
+      </h2>
+      {pack.lawObligations.map((entry) => (
+        <div key={entry.obligation.id} className="mb-3">
+          <h3 className="h6 mb-1">{entry.obligation.title}</h3>
+          <p className="small mb-1">
+            {fill(l.anchor, {
+              article: entry.anchor.blockTitle,
+              law: entry.anchor.lawTitle,
+              norm: entry.anchor.version.normId,
+            })}
+            {" · "}
+            {t.obligationStatus[entry.obligation.status as keyof typeof t.obligationStatus] ?? entry.obligation.status}
+          </p>
+          {entry.reviews.length === 0 ? (
+            <p className="small">{l.none}</p>
+          ) : (
+            <Table
+              caption={`${l.review}: ${entry.obligation.title}`}
+              head={[l.from, l.to, l.decision, l.who, t.columns.at]}
+            >
+              {entry.reviews.map((review) => (
+                <tr key={review.id}>
+                  <td>{`${review.from.normId} (${formatDay(review.from.publishedOn, locale)})`}</td>
+                  <td>{`${review.to.normId} (${formatDay(review.to.publishedOn, locale)})`}</td>
+                  <td>
+                    {review.decision
+                      ? (l.decisions[review.decision as keyof typeof l.decisions] ?? review.decision)
+                      : l.open}
+                    {review.newText ? (
+                      <blockquote className="mb-0 evidence-excerpt">{review.newText}</blockquote>
+                    ) : null}
+                    {review.note ? <span className="d-block">{review.note}</span> : null}
+                  </td>
+                  <td>{review.decidedBy?.name ?? t.none}</td>
+                  <td>
+                    {review.decidedAt
+                      ? formatDateTime(review.decidedAt, locale)
+                      : formatDateTime(review.openedAt, locale)}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </div>
+      ))}
+    </section>
   );
 }
 

@@ -4,7 +4,7 @@
  * open page without a reload (unread badge, list, live-region announcement) through /app/events;
  * the notification centre opens from the keyboard; without JavaScript, /app/alerts marks all read.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
 import { sql } from "drizzle-orm";
@@ -140,6 +140,38 @@ describe("alerts in the browser", () => {
     expect(errors).toEqual([]);
     await close();
   }, 120_000);
+
+  // /app/alerts says why each alert came (decision 0148), in the member's language, at 390 and 1440 px.
+  test.each([390, 1440])(
+    "/app/alerts at %i px says why, in Spanish and English",
+    async (width) => {
+      expect(cookies.length).toBeGreaterThan(0);
+      const { page, errors, close } = await openPage(browser, { locale: "es-ES", viewport: { width, height: 900 } });
+      await page.context().addCookies(cookies);
+      const expected = {
+        es: "Coincide con tu perfil «Blanqueo»: términos: «capitales»",
+        en: "Matches your profile “Blanqueo”: terms: “capitales”",
+      };
+      for (const language of ["es", "en"] as const) {
+        await server.app.database.rows(sql`update auth_user set locale = ${language} where email = 'ana@example.com'`);
+        await page.goto(`${server.url}/app/alerts`);
+        const why = await page.getByTestId("alert-why").allTextContents();
+        expect(why.length).toBeGreaterThanOrEqual(2);
+        expect(why.every((text) => text === expected[language])).toBe(true);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+        const dir = process.env.ALERTS_SCREENSHOTS;
+        if (dir) {
+          mkdirSync(dir, { recursive: true });
+          await page.screenshot({ path: path.join(dir, `alerts-${width}-${language}.png`), fullPage: true });
+        }
+      }
+      await server.app.database.rows(sql`update auth_user set locale = 'es' where email = 'ana@example.com'`);
+      expect(errors).toEqual([]);
+      await close();
+    },
+    60_000,
+  );
 
   const pages = ["/app", "/app/alerts", "/app/profiles", "/app/profiles/new", "/app/admin/deliveries"].flatMap((path) =>
     (["light", "dark"] as const).map((colorScheme) => ({ path, colorScheme })),

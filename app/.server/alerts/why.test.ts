@@ -39,7 +39,7 @@ describe("why an alert was sent", () => {
       "Coincide con tu perfil «Banca»: área Banca y entidades de crédito (palabra clave en el título: «entidades de crédito»); área Prevención del blanqueo (añadida por tu organización); términos: «capital», «Solvencia», «crédito»",
     );
     expect(whyText(why, "en", "Banking (renamed)")).toBe(
-      "Matches your profile “Banking (renamed)”: area Banking and credit institutions (keyword in the title: «entidades de crédito»); area Anti-money laundering (added by your organisation); terms: «capital», «Solvencia», «crédito»",
+      "Matches your profile “Banking (renamed)”: area Banking and credit institutions (keyword in the title: «entidades de crédito»); area Anti-money laundering (added by your organisation); terms: “capital”, “Solvencia”, “crédito”",
     );
     // Stored as JSON and read back, it says the same.
     expect(whyText(readWhy(JSON.parse(JSON.stringify(why))) ?? why, "es")).toBe(whyText(why, "es"));

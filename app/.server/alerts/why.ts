@@ -148,7 +148,9 @@ export function whyParts(why: MatchWhy, lang: Lang): string[] {
         : fillTemplate(t.area, { area: name }),
     );
   }
-  if (why.terms.length) parts.push(fillTemplate(t.terms, { terms: why.terms.map((term) => `«${term}»`).join(", ") }));
+  // Quotation marks as each language writes them: «solvencia», “solvency”.
+  const quote = (term: string) => (lang === "en" ? `“${term}”` : `«${term}»`);
+  if (why.terms.length) parts.push(fillTemplate(t.terms, { terms: why.terms.map(quote).join(", ") }));
   const f = why.filters;
   if (f.kind) parts.push(fillTemplate(t.kind, { value: nameIn(kinds, f.kind, lang) }));
   if (f.jurisdiction) parts.push(fillTemplate(t.jurisdiction, { value: nameIn(jurisdictions, f.jurisdiction, lang) }));

@@ -107,7 +107,7 @@ describe("channel messages", () => {
       const sentenceFor = (profile: string) =>
         language === "es"
           ? `Coincide con tu perfil «${profile}»: área Banca y entidades de crédito (palabra clave: «entidades de crédito»; BOE materia 60 «Activos financieros»); términos: «solvencia», «<b>»; relevancia alta`
-          : `Matches your profile “${profile}”: area Banking and credit institutions (keyword: «entidades de crédito»; BOE subject 60 «Activos financieros»); terms: «solvencia», «<b>»; high relevance`;
+          : `Matches your profile “${profile}”: area Banking and credit institutions (keyword: «entidades de crédito»; BOE subject 60 «Activos financieros»); terms: “solvencia”, “<b>”; high relevance`;
       const sentence = sentenceFor(alert.profileName);
       expect(mail.text).toContain(sentence);
       expect(mail.html).toContain(escapeHtml(sentence));

@@ -138,8 +138,7 @@ describe("SSO through the HTTP server", () => {
     // The admin's test sign-in: to the IdP and back to the settings page.
     idp.state.user = { sub: "it-1", email: "it@banco.example", name: "IT", groups: [] };
     const test = await admin({ intent: "test", providerId: oidcId });
-    expect(test.status).toBe(302);
-    const atIdp = test.headers.get("location") ?? "";
+    const atIdp = await goesTo(test);
     expect(atIdp.startsWith(idp.issuer)).toBe(true);
     const tested = await owner.request(pathOf(await browse(atIdp, callbackPrefix())));
     expect(tested.headers.get("location")).toBe(`/app/admin/sso?tested=${oidcId}`);
@@ -153,11 +152,10 @@ describe("SSO through the HTTP server", () => {
     expect(await unknown.text()).toContain("No hay ningún proveedor de identidad configurado para ese correo");
     idp.state.user = { sub: "luis-1", email: "luis@banco.example", name: "Luis", groups: [] };
     const routed = await luis.request("/app/sso", { form: { email: "Luis@Banco.example" } });
-    expect(routed.status).toBe(302);
-    const authorize = routed.headers.get("location") ?? "";
+    const bound = routed.headers.getSetCookie().find((line) => line.startsWith("vn.sso_request="));
+    const authorize = await goesTo(routed);
     expect(authorize.startsWith(`${idp.issuer}/auth?`)).toBe(true);
     // The request's cookie, bound to this browser (http here: SameSite=Lax, see decision 0136).
-    const bound = routed.headers.getSetCookie().find((line) => line.startsWith("vn.sso_request="));
     expect(bound).toMatch(/HttpOnly/);
     expect(bound).toMatch(/SameSite=Lax/);
 
@@ -169,7 +167,7 @@ describe("SSO through the HTTP server", () => {
     expect((await stranger.request("/app")).headers.get("location")).toMatch(/^\/app\/login/);
 
     const again = await luis.request("/app/sso", { form: { email: "luis@banco.example" } });
-    const callback = await luis.request(pathOf(await browse(again.headers.get("location") ?? "", callbackPrefix())));
+    const callback = await luis.request(pathOf(await browse(await goesTo(again), callbackPrefix())));
     expect(callback.status).toBe(302);
     expect(callback.headers.get("location")).toBe("/app/mfa");
     expect(callback.headers.getSetCookie().join("\n")).toMatch(/session_token=/);
@@ -190,7 +188,7 @@ describe("SSO through the HTTP server", () => {
     idp.state.user = { sub: "luis-1", email: "luis@banco.example", name: "Luis", groups: [], amr: ["pwd", "mfa"] };
     const trusted = httpClient(server.url);
     const begun = await trusted.request("/app/sso?next=%2Fapp%2Falerts", { form: { email: "luis@banco.example" } });
-    const landed = await trusted.request(pathOf(await browse(begun.headers.get("location") ?? "", callbackPrefix())));
+    const landed = await trusted.request(pathOf(await browse(await goesTo(begun), callbackPrefix())));
     expect(landed.headers.get("location")).toBe("/app/alerts");
     expect((await trusted.request("/app")).status).toBe(200);
     const signIns = (await listAuditEvents(db(), organizationId, { action: "sso.sign_in", limit: 10 })).items;
@@ -224,7 +222,7 @@ describe("SSO through the HTTP server", () => {
     const tested = await postFromIdp(
       owner,
       `/app/sso/saml/${samlId}/acs`,
-      (await keycloak.answer(test.headers.get("location") ?? "", spMetadata, person)).samlResponse,
+      (await keycloak.answer(await goesTo(test), spMetadata, person)).samlResponse,
     );
     expect(tested.status).toBe(302);
     expect(tested.headers.get("location")).toBe(`/app/admin/sso?tested=${samlId}`);
@@ -232,7 +230,7 @@ describe("SSO through the HTTP server", () => {
 
     const luisa = httpClient(server.url);
     const routed = await luisa.request("/app/sso", { form: { email: "luisa@banco.example" } });
-    const redirectUrl = routed.headers.get("location") ?? "";
+    const redirectUrl = await goesTo(routed);
     expect(redirectUrl.startsWith(`${keycloak.ssoUrl}?SAMLRequest=`)).toBe(true);
     const { samlResponse } = await keycloak.answer(redirectUrl, spMetadata, person);
     // The same cross-site POST to any other path is refused by the origin check.
@@ -261,7 +259,7 @@ describe("SSO through the HTTP server", () => {
     const luisa = httpClient(server.url);
     const routed = await luisa.request("/app/sso", { form: { email: "luisa@banco.example" } });
     const spMetadata = await (await fetch(`${server.url}/app/sso/saml/${samlId}`)).text();
-    const { samlResponse } = await keycloak.answer(routed.headers.get("location") ?? "", spMetadata, {
+    const { samlResponse } = await keycloak.answer(await goesTo(routed), spMetadata, {
       nameId: "luisa@banco.example",
       email: "luisa@banco.example",
       name: "Luisa",
@@ -308,6 +306,20 @@ describe("SSO through the HTTP server", () => {
     expect(ownerSessions.length).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Where a page sends the browser on to the IdP: a 200 page with a meta refresh (and a link), not a
+ * 302, because the CSP's form-action 'self' covers a form post's redirects (app/components/app/sso-redirect.tsx).
+ */
+async function goesTo(response: Response): Promise<string> {
+  expect(response.status).toBe(200);
+  const html = await response.text();
+  const refresh = html.match(/<meta http-equiv="refresh" content="0;url=([^"]+)"/)?.[1] ?? "";
+  const link = html.match(/<a class="btn btn-primary" href="([^"]+)"/)?.[1] ?? "";
+  expect(refresh).not.toBe("");
+  expect(link).toBe(refresh);
+  return refresh.replaceAll("&amp;", "&");
+}
 
 function pathOf(url: URL): string {
   return `${url.pathname}${url.search}`;

@@ -208,6 +208,8 @@ export const app: AppMessages = {
     email: "Work email",
     submit: "Continue",
     loginLink: "Sign in with SSO",
+    redirecting: "Taking you to {provider}'s sign-in page…",
+    continueTo: "Continue to {provider}",
     linkTitle: "Link your account to the identity provider",
     linkLead:
       "Your identity provider confirmed who you are, and an account with your email already exists. Do you want to sign in with the provider from now on?",

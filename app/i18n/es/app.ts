@@ -212,6 +212,8 @@ export const app = {
     email: "Correo de trabajo",
     submit: "Continuar",
     loginLink: "Entrar con SSO",
+    redirecting: "Te llevamos a la página de inicio de sesión de {provider}…",
+    continueTo: "Continuar en {provider}",
     linkTitle: "Vincular tu cuenta con el proveedor de identidad",
     linkLead:
       "Tu proveedor de identidad ha confirmado quién eres y ya existe una cuenta con tu correo. ¿Quieres que a partir de ahora puedas entrar con él?",

@@ -1,4 +1,4 @@
-import { Form, redirect } from "react-router";
+import { data, Form } from "react-router";
 import { authFailure } from "../../.server/auth/form-errors";
 import { appLocale, requestMeta, requireMember, withCookies } from "../../.server/auth/guard";
 import { isRole } from "../../.server/auth/permissions";
@@ -6,6 +6,7 @@ import { requestContext, servicesContext } from "../../.server/context";
 import { certificateValidTo } from "../../.server/sso/saml-metadata";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, formatDateTime } from "../../components/app/messages";
+import { SsoRedirect } from "../../components/app/sso-redirect";
 import type { Route } from "./+types/admin-sso";
 
 export const handle = { layout: "bare" };
@@ -101,7 +102,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         return { done: "created" as const };
       case "test": {
         const begun = await auth.beginSso(providerId, { test: { userId: actor.userId } });
-        return redirect(begun.url, { headers: withCookies(begun.setCookies) });
+        // The page goes on to the IdP (SsoRedirect): a 302 out of a form post breaks form-action 'self'.
+        const name = (await auth.listSsoProviders(actor)).providers.find((p) => p.id === providerId)?.name ?? "";
+        return data({ go: begun.url, provider: name }, { headers: withCookies(begun.setCookies) });
       }
       case "enable":
       case "disable":
@@ -176,10 +179,18 @@ export default function AdminSso({ loaderData, actionData }: Route.ComponentProp
   const done = actionData && "done" in actionData ? actionData.done : null;
   const formError = actionData && "formError" in actionData ? actionData.formError : undefined;
   const scimToken = actionData && "scimToken" in actionData ? actionData.scimToken : undefined;
+  const go = actionData && "go" in actionData ? actionData : undefined;
   return (
     <>
       <h1 className="h3">{s.title}</h1>
       <p className="text-body-secondary">{s.lead}</p>
+      {go ? (
+        <SsoRedirect
+          url={go.go}
+          label={t.sso.continueTo.replace("{provider}", go.provider)}
+          status={t.sso.redirecting.replace("{provider}", go.provider)}
+        />
+      ) : null}
       {loaderData.tested ? <FormAlert kind="success">{s.tested}</FormAlert> : null}
       {done === "saved" || done === "created" ? <FormAlert kind="success">{s.saved}</FormAlert> : null}
       {done === "dns" ? <FormAlert kind="danger">{s.dnsMissing}</FormAlert> : null}

@@ -1,10 +1,11 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, safeNext, withCookies } from "../../.server/auth/guard";
 import { AuthError } from "../../.server/auth/service";
 import { requestContext, servicesContext } from "../../.server/context";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
+import { SsoRedirect } from "../../components/app/sso-redirect";
 import { useSchemaValidation } from "../../components/app/use-schema-validation";
 import { parseForm, resetRequestSchema } from "../../lib/app-auth-schema";
 import type { Route } from "./+types/sso";
@@ -31,7 +32,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!provider) throw new AuthError("sso_no_provider");
     const next = safeNext(new URL(request.url).searchParams.get("next"));
     const { url, setCookies } = await auth.beginSso(provider.id, { next });
-    return redirect(url, { headers: withCookies(setCookies) });
+    // The page sends the browser on (SsoRedirect): a 302 out of a form post breaks form-action 'self'.
+    return data({ go: url, provider: provider.name }, { headers: withCookies(setCookies) });
   } catch (error) {
     return authFailure(error, context.get(requestContext).log);
   }
@@ -40,14 +42,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Sso({ loaderData, actionData }: Route.ComponentProps) {
   const t = appMessages(loaderData.locale);
   const busy = useNavigation().state === "submitting";
-  const { errors, onSubmit } = useSchemaValidation(resetRequestSchema(loaderData.locale), actionData?.errors);
+  const { errors, onSubmit } = useSchemaValidation(
+    resetRequestSchema(loaderData.locale),
+    actionData && "errors" in actionData ? actionData.errors : undefined,
+  );
   return (
     <div className="row justify-content-center">
       <div className="col-md-8 col-lg-5">
         <h1 className="h3 mb-3">{t.sso.title}</h1>
         <p className="text-body-secondary">{t.sso.lead}</p>
+        {actionData && "go" in actionData ? (
+          <SsoRedirect
+            url={actionData.go}
+            label={t.sso.continueTo.replace("{provider}", actionData.provider)}
+            status={t.sso.redirecting.replace("{provider}", actionData.provider)}
+          />
+        ) : null}
         <FormAlert kind="danger">
-          {actionData?.formError
+          {actionData && "formError" in actionData && actionData.formError
             ? t.errors[actionData.formError]
             : loaderData.error
               ? t.errors[loaderData.error]

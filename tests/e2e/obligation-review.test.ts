@@ -135,6 +135,7 @@ describe("an obligation anchored to a law's article, in the browser", () => {
     await page.goto(`${server.url}/app/laws/${LAW}?block=a28`);
     const art28 = page.locator("#b-a28");
     // The article's action, from the keyboard: its accessible name says which article.
+    await checkBothWidths(page, "law-page-es");
     const record = art28.getByRole("link", { name: /^Registrar una obligación en Artículo\s28/ });
     await record.focus();
     await page.keyboard.press("Enter");

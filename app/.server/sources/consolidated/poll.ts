@@ -17,7 +17,7 @@
  * Every request goes through the shared polite client (pacing, backoff on 503). Provenance (URL,
  * fetch time, sha256 of the answer) is stored per block version.
  */
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { alertProfiles, lawBlocks, laws } from "../../db/schema.ts";
 import {

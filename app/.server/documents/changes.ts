@@ -15,6 +15,7 @@ import type { Database } from "../db/client.ts";
 import { documents, lawBlockVersions, laws } from "../db/schema.ts";
 import { parseArticleRefs, resolveRefs } from "../law-texts/articles.ts";
 import { loadBlocks } from "../law-texts/store.ts";
+import { anchorOf } from "../laws/page.ts";
 import { euActCitation } from "../sources/eurlex/relations.ts";
 
 export type ChangeVerb = "modifies" | "adds" | "repeals" | "removes" | "suspends" | "voids" | "corrects";
@@ -127,7 +128,7 @@ export interface ChangeReach {
 }
 
 const lawPathOf = (lawId: string, blockId?: string) =>
-  `/app/laws/${encodeURIComponent(lawId)}${blockId ? `?block=${encodeURIComponent(blockId)}#${encodeURIComponent(blockId)}` : ""}`;
+  `/app/laws/${encodeURIComponent(lawId)}${blockId ? `?block=${encodeURIComponent(blockId)}#${anchorOf(blockId)}` : ""}`;
 
 const comparePathOf = (lawId: string, blockId: string, normId: string) =>
   `/app/laws/${encodeURIComponent(lawId)}/compare?${new URLSearchParams({ block: blockId, to: normId }).toString()}`;

@@ -41,7 +41,8 @@ export function DocumentChanges({ locale, changes }: { locale: Locale; changes: 
         <p className="small text-body-secondary mb-2">{t.lead}</p>
         <ul className="list-unstyled mb-0" data-testid="document-changes">
           {changes.map((change) => {
-            const name = change.lawTitle ?? change.lawId;
+            // In a sentence: the title without its closing full stop ("Ver Ley 39/2015, … Públicas en ese punto").
+            const name = (change.lawTitle ?? change.lawId).replace(/\.\s*$/, "");
             // One follow button per law, on its first line.
             const followHere =
               !change.followed &&

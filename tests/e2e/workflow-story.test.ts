@@ -23,6 +23,7 @@ import type { Browser, Page } from "playwright-core";
 import { extractText, getDocumentProxy } from "unpdf";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { databaseDirectory } from "../../app/.server/alerts/directory.ts";
+import { setAuditSecret } from "../../app/.server/audit/ip-hash.ts";
 import { alerts, documents } from "../../app/.server/db/schema.ts";
 import { fixturesDir } from "../../app/.server/fixtures-path.ts";
 import { registerLaw } from "../../app/.server/law-texts/store.ts";
@@ -84,6 +85,9 @@ beforeAll(async () => {
     MAIL_FROM: "alertas@vigia.example",
   });
   browser = await launchBrowser();
+  // The law poll runs in this process (as the source's job runs in the server's): the audit events
+  // it records sign the chain's head with the server's secret (in-process-server's AUTH_SECRET).
+  setAuditSecret("auth-secret-auth-secret-auth-secret-0123");
 }, 420_000);
 
 afterAll(async () => {
@@ -277,9 +281,15 @@ describe("issue 39: from publication to proof, in the browser", () => {
 
     // 7. The decision, recorded and audited; the obligation is anchored to the new version.
     await page.getByRole("radio", { name: "Sigue aplicando" }).check();
-    await page.getByLabel(/^Nota/).fill("Revisado frente a la LO 3/2018");
+    await page.getByLabel("Nota para el registro (opcional)").fill("Revisado frente a la LO 3/2018");
     await page.getByRole("button", { name: "Guardar la decisión" }).click();
-    await page.getByText("Decisión guardada y obligación anclada a la nueva versión.").waitFor();
+    await page
+      .getByText("Decisión guardada y obligación anclada a la nueva versión.")
+      .waitFor()
+      .catch(async (error) => {
+        console.log(page.url(), await page.locator("main").textContent());
+        throw error;
+      });
     expect(await page.getByTestId("review-history").textContent()).toContain("Sigue aplicando por Ana");
     step("review decided");
 

@@ -203,6 +203,9 @@ const pages: [string, string][] = [
   ["evidence", `/app/evidence?document=${documentId}`],
   ["calendar-account", "/app/account/calendar"],
   ["calendar-admin", "/app/admin/calendar"],
+  ["webhooks", "/app/admin/webhooks"],
+  ["searches", "/app/searches"],
+  ["obligation-new", "/app/laws/BOE-A-2015-10565/obligations/new?block=a9&version=BOE-A-2019-15790"],
 ];
 // `--only law,law-compare`: just those pages.
 const onlyIndex = process.argv.indexOf("--only");

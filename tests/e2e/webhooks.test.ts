@@ -216,7 +216,8 @@ describe("the webhooks admin page", () => {
 
       // The recent deliveries list it: delivered, one attempt, under its webhook-id.
       const row = card.getByTestId("webhook-delivery");
-      expect(await row.count()).toBe(1);
+      // (the list comes with the loaders' revalidation after the action: wait for it, as a reader would)
+      await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
       expect(await row.getAttribute("data-status")).toBe("sent");
       expect(await row.textContent()).toContain(t.delivered);
       expect(await row.textContent()).toContain(t.testLabel);

@@ -99,8 +99,10 @@ describe("EuroVoc concepts and directory codes of EU acts", () => {
     const result = await ingestEurlex(deps);
     expect(result.failed).toEqual([]);
 
-    // The feed's acts in one batch: a query for their facts, one for their subjects.
-    expect(queries).toHaveLength(2);
+    // The feed's acts in one batch: a query for their facts, one for their subjects, one for the
+    // acts they amend, repeal or correct (decision 0155).
+    expect(queries).toHaveLength(3);
+    expect(queries.filter((q) => q.includes("amends"))).toHaveLength(1);
     const subjectQueries = queries.filter((q) => q.includes("cdm:work_is_about_concept_eurovoc"));
     expect(subjectQueries).toHaveLength(1);
     expect(subjectQueries[0]).toContain("cdm:resource_legal_is_about_concept_directory-code");

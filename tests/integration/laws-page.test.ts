@@ -279,7 +279,7 @@ describe("the law page", () => {
     const [held, notHeld] = changes;
     expect(held?.lawTitle).toMatch(/^Ley 39\/2015/);
     expect(held?.blockIds).toEqual(["a9"]);
-    expect(held?.lawPath).toBe(`/app/laws/${LAW}?block=a9#a9`);
+    expect(held?.lawPath).toBe(`/app/laws/${LAW}?block=a9#b-a9`);
     // The consolidated text already holds this act's wording of article 9: the comparison.
     expect(held?.consolidated.map((b) => [b.blockId, b.comparePath])).toEqual([
       ["a9", `/app/laws/${LAW}/compare?block=a9&to=BOE-A-2022-10757`],
@@ -357,7 +357,9 @@ describe("the law page", () => {
     expect(await localTitle(database, GDPR, "as stored", "en")).toMatch(/^Regulation \(EU\) 2016\/679/);
     // A law the catalogue has in one language only keeps its own title in the other.
     await database.db.execute(sql`
-      update law_catalogue set titles = ${JSON.stringify({ es: "Ley 39/2015 (catálogo)" })}::jsonb where id = ${LAW}`);
+      insert into law_catalogue (id, source, title, titles)
+      values (${LAW}, 'boe', 'Ley 39/2015 (catálogo)', ${JSON.stringify({ es: "Ley 39/2015 (catálogo)" })}::jsonb)
+      on conflict (id) do update set titles = excluded.titles`);
     expect((await followFromForm(database, member, meta, new FormData(), LAW)).ok).toBe(true);
     const [spanish] = await followsOf(database, member, LAW, "es");
     const [english] = await followsOf(database, member, LAW, "en");

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../app/.server/db/client.ts";
 import type { Facets } from "../../app/.server/documents/search.ts";
@@ -23,6 +24,14 @@ interface Loaded {
   facets: Facets | null;
   nextHref: string | null;
   firstHref: string | null;
+}
+
+/** The page as its route renders it, inside a router (its forms need one: the saved-search form). */
+function page(data: unknown) {
+  const Page = () =>
+    createElement(searchRoute.default as never, { loaderData: data, params: {}, matches: [] } as never);
+  const Stub = createRoutesStub([{ path: "/app/search", Component: Page }]);
+  return createElement(Stub, { initialEntries: ["/app/search"] });
 }
 
 describe("search page loader", () => {
@@ -117,9 +126,7 @@ describe("search page loader", () => {
 
   it("renders a labelled GET form with the values, the results linked to their pages, and the next page link", async () => {
     const { data } = await search("?q=datos&source=boe");
-    const html = renderToStaticMarkup(
-      createElement(searchRoute.default as never, { loaderData: data, params: {}, matches: [] } as never),
-    );
+    const html = renderToStaticMarkup(page(data));
     expect(html).toMatch(/<search aria-label="Buscar"><form [^>]*action="\/app\/search" method="get">/);
     expect(html).toMatch(/<label for="search-q" class="form-label">Buscar en el texto<\/label>/);
     expect(html).toContain('value="datos"');
@@ -131,9 +138,7 @@ describe("search page loader", () => {
   it("speaks English to an English-speaking member", async () => {
     const { data } = await search("?q=personal+data&jurisdiction=EU", english);
     expect(data.items.map((item) => item.sourceId)).toContain("32016R0679");
-    const html = renderToStaticMarkup(
-      createElement(searchRoute.default as never, { loaderData: data, params: {}, matches: [] } as never),
-    );
+    const html = renderToStaticMarkup(page(data));
     expect(html).toMatch(/<label for="search-q" class="form-label">Search the text<\/label>/);
     expect(html).toMatch(/<option value="EU" selected="">European Union \(\d+\)<\/option>/);
     expect(html).toContain("Clear filters");

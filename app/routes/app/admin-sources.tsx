@@ -13,6 +13,7 @@ import {
 } from "../../.server/sources/admin";
 import { failureStatus, givenUpDocument } from "../../.server/sources/errors";
 import { requestSampleLoad, type SampleProgress, type SampleStatus } from "../../.server/sources/sample";
+import { CardTable } from "../../components/app/card-table";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import type { Locale } from "../../i18n/locales";
@@ -198,7 +199,12 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
       {backfill ? <BackfillProgress backfill={backfill} t={t} locale={locale} /> : null}
       {sample ? <SampleData status={sample} progress={sampleProgress} t={t} locale={locale} /> : null}
       <div className="table-responsive position-relative mb-4">
-        <table className="table align-middle" data-testid="sources">
+        {/* One card per source on a phone: the last column (the run button) was off screen at 390 px. */}
+        <CardTable
+          labels={["", t.lastSuccess, t.lastError, t.documentsToday, ""]}
+          className="table align-middle"
+          data-testid="sources"
+        >
           <thead>
             <tr>
               <th scope="col">{t.source}</th>
@@ -277,7 +283,7 @@ export default function AdminSources({ loaderData, actionData }: Route.Component
               </tr>
             ))}
           </tbody>
-        </table>
+        </CardTable>
       </div>
       <section aria-labelledby="feeds-heading">
         <h2 id="feeds-heading" className="h5">

@@ -37,13 +37,34 @@ export interface StartOptions {
   /** Reuse a data directory (restarts); a fresh temporary one otherwise. */
   dataDir?: string;
   port?: number;
+  /** Try this port first but move to another if it is taken (how the retry is tested). */
+  firstPort?: number;
   /** Run `npm run dev` (the README's development server) instead of the production server. */
   dev?: boolean;
   /** Wait for /healthz to answer 200 (default true). */
   waitUntilHealthy?: boolean;
 }
 
+/**
+ * freePort() closes its probe before the server listens, so another process (a test's outbound
+ * connection takes ports from the same ephemeral range) can take the port in between: the server
+ * then exits with EADDRINUSE. With a port of our own choosing, try again on another one.
+ */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const port = options.port ?? (attempt === 1 ? options.firstPort : undefined);
+      return await startServerOnce({ ...options, port });
+    } catch (error) {
+      const portTaken = error instanceof PortTakenError;
+      if (!portTaken || options.port !== undefined || attempt >= 5) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "site-test-"));
   const url = `http://127.0.0.1:${port}`;
@@ -113,9 +134,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (options.waitUntilHealthy === false) return server;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join("\n")}`);
+    if (child.exitCode !== null) {
+      const message = `server exited with ${child.exitCode}:\n${output.join("\n")}`;
+      if (output.some((line) => line.includes("EADDRINUSE"))) {
+        if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+        throw new PortTakenError(message);
+      }
+      throw new Error(message);
+    }
     try {
-      const response = await fetch(`${url}/healthz`);
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
       if (response.status === 200) return server;
     } catch {
       // not listening yet

@@ -10,6 +10,7 @@
  * Options: --runs N (default 40), --skip-page (comparison only; no build needed).
  */
 import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { performance } from "node:perf_hooks";
 import { compareWordings, paragraphsOfHtml } from "../app/.server/law-texts/diff.ts";
 import { registerLaw } from "../app/.server/law-texts/store.ts";
@@ -114,6 +115,10 @@ if (!skipPage) {
       { only: [LAW] },
     );
     const client = await setupOwnerOverHttp(server.url, server.dataDir);
+    // A law page is reached only by an organisation that follows the law (issue 37, decision 0124):
+    // the owner follows it, as from the catalogue.
+    await server.app.database.rows(sql`insert into alert_profiles (id, organization_id, user_id, name, law_id)
+      select gen_random_uuid(), m.organization_id, m.user_id, 'Ley seguida', ${LAW} from auth_member m limit 1`);
     const measure = async (path: string, n: number) => {
       const times: number[] = [];
       let bytes = 0;

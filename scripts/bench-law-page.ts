@@ -10,8 +10,8 @@
  * Options: --runs N (default 40), --skip-page (comparison only; no build needed).
  */
 import { readFileSync } from "node:fs";
-import { sql } from "drizzle-orm";
 import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
 import { compareWordings, paragraphsOfHtml } from "../app/.server/law-texts/diff.ts";
 import { registerLaw } from "../app/.server/law-texts/store.ts";
 import { pollConsolidated } from "../app/.server/sources/consolidated/poll.ts";

@@ -22,7 +22,7 @@ import { type DiskWatch, watchDiskSpace } from "./db/disk-space.ts";
 import { migrate } from "./db/migrate.ts";
 import { createKernel, type Kernel } from "./kernel/kernel.ts";
 import { defineDocumentEvents, subscribeDocumentPipeline } from "./kernel/pipeline.ts";
-import { configureLawAlerts, finishLawFanOut, lawAlertsFor, lawDocumentStored } from "./laws/service.ts";
+import { configureLawAlerts, finishLawAlerts, lawAlertsFor, lawDocumentStored } from "./laws/service.ts";
 import type { Logger } from "./logger.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./outbox/worker.ts";
@@ -236,11 +236,13 @@ export async function createServices(config: Config, log: Logger, options: Servi
       await handOverPending(database, documentStored, log).catch((error: unknown) =>
         log.error({ err: error }, "handing over pending documents failed"),
       );
-      // Law matches a killed process stored without their deliveries (between the law alert's two
-      // phases): their fan-out now, not at the next law poll (decision 0156).
-      await finishLawFanOut(database, databaseDirectory(database))
-        .then((stored) => {
-          if (stored > 0) log.info({ deliveries: stored }, "law alerts left half-way by a stop fanned out");
+      // What a killed process left of law alerts: versions written and not recorded as a change
+      // (decision 0162), changes not matched, matches without their deliveries (between the law
+      // alert's two phases): finished now, not at the next law poll (decision 0156).
+      await finishLawAlerts(database, databaseDirectory(database))
+        .then((done) => {
+          if (done.changes + done.matched + done.deliveries > 0)
+            log.info(done, "law alerts left half-way by a stop finished");
         })
         .catch((error: unknown) => log.error({ err: error }, "finishing law alerts failed"));
       started = true;

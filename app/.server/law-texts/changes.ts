@@ -7,9 +7,12 @@
  *   links to the first alert (previous_change_id).
  */
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import type { Executor } from "../audit/executor.ts";
 import type { Database } from "../db/client.ts";
+import { rowsOf } from "../db/rows.ts";
 import { alertProfiles, documentRelations, documents, lawAnnouncements, lawChanges } from "../db/schema.ts";
 import { parseArticleRefs, resolveRefs } from "./articles.ts";
+import type { Block } from "./model.ts";
 import type { BlockWriteResult } from "./store.ts";
 import { loadBlocks, registerLaw } from "./store.ts";
 
@@ -24,13 +27,73 @@ export interface ChangedBlockDetail {
   corrected: boolean;
 }
 
-/** Records a consolidated change from a poll's writes; null when nothing changed. */
+/**
+ * Records a consolidated change from given writes; null when nothing changed. The law sources
+ * record from what they stored instead (recordPendingChange); this is the benchmark's way in.
+ */
 export async function recordConsolidatedChange(
   database: Database,
   lawId: string,
   writes: BlockWriteResult[],
 ): Promise<string | null> {
   const blocks = new Map((await loadBlocks(database, lawId)).map((b) => [b.blockId, b]));
+  const details = detailsOfWrites(writes, blocks);
+  if (details.length === 0) return null;
+  return database.db.transaction((tx) => insertConsolidatedChange(tx, lawId, details, blocks));
+}
+
+/**
+ * Records the consolidated change of a law's versions a poll wrote and marked unreported (every
+ * block's own transaction, law-texts/store.ts writeBlock), and clears the marks, in one
+ * transaction; null when none is marked. The law's row is locked first: two callers (a poll and a
+ * start finishing what a killed process left) record one change, the second finds no mark.
+ */
+export async function recordPendingChange(database: Database, lawId: string): Promise<string | null> {
+  const blocks = new Map((await loadBlocks(database, lawId)).map((b) => [b.blockId, b]));
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from laws where id = ${lawId} for update`);
+    const rows = await rowsOf<{
+      block_id: string;
+      norm_id: string;
+      published_on: string;
+      in_force_on: string | null;
+      text: string;
+      unreported: string;
+    }>(
+      tx,
+      sql`select block_id, norm_id, published_on::text as published_on, in_force_on::text as in_force_on, text, unreported
+        from law_block_versions where law_id = ${lawId} and unreported is not null
+        order by block_id, published_on, norm_id`,
+    );
+    if (rows.length === 0) return null;
+    const details: ChangedBlockDetail[] = rows
+      .map((row) => ({
+        blockId: row.block_id,
+        title: blocks.get(row.block_id)?.title ?? row.block_id,
+        normId: row.norm_id,
+        publishedOn: row.published_on,
+        inForceOn: row.in_force_on,
+        text: row.text,
+        corrected: row.unreported === "corrected",
+      }))
+      .sort((a, b) => (blocks.get(a.blockId)?.position ?? 0) - (blocks.get(b.blockId)?.position ?? 0));
+    const changeId = await insertConsolidatedChange(tx, lawId, details, blocks);
+    await tx.execute(
+      sql`update law_block_versions set unreported = null where law_id = ${lawId} and unreported is not null`,
+    );
+    return changeId;
+  });
+}
+
+/** The laws with versions written and not yet recorded as a change (a poll killed between the two). */
+export async function lawsWithPendingChanges(database: Database): Promise<string[]> {
+  const rows = await database.rows<{ law_id: string }>(
+    sql`select distinct law_id from law_block_versions where unreported is not null order by law_id`,
+  );
+  return rows.map((row) => row.law_id);
+}
+
+function detailsOfWrites(writes: BlockWriteResult[], blocks: Map<string, Block>): ChangedBlockDetail[] {
   const details: ChangedBlockDetail[] = [];
   for (const write of writes) {
     const title = blocks.get(write.blockId)?.title ?? write.blockId;
@@ -55,43 +118,54 @@ export async function recordConsolidatedChange(
         corrected: true,
       });
   }
-  if (details.length === 0) return null;
+  return details;
+}
+
+/**
+ * The change row (waiting for its matching: match_pending) and the announcements it answers, in the
+ * caller's transaction.
+ */
+async function insertConsolidatedChange(
+  tx: Executor,
+  lawId: string,
+  details: ChangedBlockDetail[],
+  blocks: Map<string, Block>,
+): Promise<string> {
   const blockIds = [...new Set(details.map((d) => d.blockId))].sort(
     (a, b) => (blocks.get(a)?.position ?? 0) - (blocks.get(b)?.position ?? 0),
   );
   const norms = [...new Set(details.filter((d) => !d.corrected).map((d) => d.normId))];
   const publishedOn = details.reduce((max, d) => (d.publishedOn > max ? d.publishedOn : max), "0000-00-00");
-  return database.db.transaction(async (tx) => {
-    // The announcements this consolidation answers: their acts gave the new versions.
-    const answered = norms.length
-      ? await tx
-          .update(lawAnnouncements)
-          .set({ consolidatedAt: new Date() })
-          .where(
-            and(
-              eq(lawAnnouncements.lawId, lawId),
-              inArray(lawAnnouncements.actId, norms),
-              isNull(lawAnnouncements.consolidatedAt),
-            ),
-          )
-          .returning({ id: lawAnnouncements.id, firstAlertId: lawAnnouncements.firstAlertId })
-      : [];
-    const first = answered[0];
-    const [row] = await tx
-      .insert(lawChanges)
-      .values({
-        lawId,
-        kind: "consolidated",
-        normId: norms[0] ?? details[0]?.normId ?? null,
-        publishedOn,
-        blockIds,
-        announcementId: first?.id ?? null,
-        previousChangeId: first?.firstAlertId ?? null,
-        details: { blocks: details, norms },
-      })
-      .returning({ id: lawChanges.id });
-    return (row as { id: string }).id;
-  });
+  // The announcements this consolidation answers: their acts gave the new versions.
+  const answered = norms.length
+    ? await tx
+        .update(lawAnnouncements)
+        .set({ consolidatedAt: new Date() })
+        .where(
+          and(
+            eq(lawAnnouncements.lawId, lawId),
+            inArray(lawAnnouncements.actId, norms),
+            isNull(lawAnnouncements.consolidatedAt),
+          ),
+        )
+        .returning({ id: lawAnnouncements.id, firstAlertId: lawAnnouncements.firstAlertId })
+    : [];
+  const first = answered[0];
+  const [row] = await tx
+    .insert(lawChanges)
+    .values({
+      lawId,
+      kind: "consolidated",
+      normId: norms[0] ?? details[0]?.normId ?? null,
+      publishedOn,
+      blockIds,
+      announcementId: first?.id ?? null,
+      previousChangeId: first?.firstAlertId ?? null,
+      details: { blocks: details, norms },
+      matchPending: true,
+    })
+    .returning({ id: lawChanges.id });
+  return (row as { id: string }).id;
 }
 
 /** Relation types (sources/boe/document.ts) and verbs that announce a change to the target law. */

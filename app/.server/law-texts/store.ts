@@ -19,6 +19,12 @@ export interface StoredBlockInput {
   expiresOn: string | null;
   versions: Array<Omit<BlockVersion, "lawId" | "blockId">>;
   provenance: { url: string; fetchedAt: string; sha256: string };
+  /**
+   * The versions added or corrected here are to be reported as a law change (a poll of a law fetched
+   * before; not its first fetch): marked `unreported` in this transaction, so a process killed
+   * before the change is recorded leaves them for the next poll or start (recordPendingChange).
+   */
+  report?: boolean;
 }
 
 export interface BlockWriteResult {
@@ -129,6 +135,7 @@ export async function writeBlock(
           sourceUrl: input.provenance.url,
           fetchedAt,
           payloadHash: input.provenance.sha256,
+          unreported: input.report ? "added" : null,
         });
         result.added.push(version);
       } else {
@@ -143,6 +150,8 @@ export async function writeBlock(
             fetchedAt,
             payloadHash: input.provenance.sha256,
             correctedAt: new Date(),
+            // A version added and not yet reported stays "added" (its newest wording is what is reported).
+            ...(input.report ? { unreported: sql`coalesce(${lawBlockVersions.unreported}, 'corrected')` } : {}),
           })
           .where(
             and(

@@ -155,8 +155,8 @@ export async function matchLawChange(
 
 /**
  * Phase one: the follows a change matches, stored as alert_matches rows waiting for their fan-out
- * (fanout_pending), and the `law.changed` webhook events, in one transaction. `deliveries` counts
- * the webhook events only.
+ * (fanout_pending), and the `law.changed` webhook events, in one transaction that also clears the
+ * change's match_pending. `deliveries` counts the webhook events only.
  */
 export async function storeLawMatches(
   database: Database,
@@ -169,7 +169,12 @@ export async function storeLawMatches(
   const [change] = await database.db.select().from(lawChanges).where(eq(lawChanges.id, changeId));
   if (!change) return none;
   const { candidates, matched } = await findMatchingFollows(database, change, view.act?.documentId ?? null);
-  if (matched.length === 0) return { ...none, candidates: candidates.length };
+  // The change is matched: a start no longer needs to (law_changes.match_pending, decision 0162).
+  const matchedNow = sql`update law_changes set match_pending = false where id = ${changeId}::uuid and match_pending`;
+  if (matched.length === 0) {
+    await database.rows(matchedNow);
+    return { ...none, candidates: candidates.length };
+  }
   const blocks = await loadBlocks(database, change.lawId);
   const titleOf = new Map(blocks.map((b) => [b.blockId, b.title || b.blockId]));
 
@@ -191,6 +196,7 @@ export async function storeLawMatches(
       whys.map(({ profile, why }) => ({ profileId: profile.id, reasons: why })),
       { fanOutLater: true },
     );
+    await tx.execute(matchedNow);
     // `law.changed` to the webhooks of every organisation that follows what changed (once per change).
     let enqueued = 0;
     const organisations = new Set(matched.map(({ profile }) => profile.organizationId));

@@ -8,9 +8,9 @@ import { sql } from "drizzle-orm";
 import type { AlertDirectory } from "../alerts/matching.ts";
 import type { Database } from "../db/client.ts";
 import { faultPoint } from "../kernel/fault.ts";
-import { announceFromDocument } from "../law-texts/changes.ts";
+import { announceFromDocument, lawsWithPendingChanges, recordPendingChange } from "../law-texts/changes.ts";
 import type { LawAlerts } from "../sources/plugin.ts";
-import { fanOutLawMatches, type LawMatchResult, matchLawChange } from "./matching.ts";
+import { fanOutLawMatches, type LawMatchResult, matchLawChange, storeLawMatches } from "./matching.ts";
 
 export interface LawAlertSettings {
   siteUrl: string;
@@ -31,6 +31,32 @@ export const lawAlertSettings = (): LawAlertSettings => settings;
  */
 export function finishLawFanOut(database: Database, directory: AlertDirectory): Promise<number> {
   return fanOutLawMatches(database, { directory, ...settings });
+}
+
+/**
+ * Everything a stopped process left of followed laws' alerts, in order: versions a law poll wrote
+ * and did not record as a change (recorded now from the marks, decision 0162), changes recorded
+ * and not matched (matched now), matches not fanned out (finishLawFanOut). Every law poll and
+ * every start (services.ts) begins with it; each step is idempotent (marks cleared in the
+ * transaction that does the work, unique match and delivery keys), so two instances may run it.
+ */
+export async function finishLawAlerts(
+  database: Database,
+  directory: AlertDirectory,
+): Promise<{ changes: number; matched: number; deliveries: number }> {
+  let changes = 0;
+  for (const lawId of await lawsWithPendingChanges(database)) {
+    if (!(await recordPendingChange(database, lawId))) continue;
+    changes++;
+    // The change recorded (match_pending), its follows not yet matched.
+    faultPoint("law.change-recorded");
+  }
+  const waiting = await database.rows<{ id: string }>(
+    sql`select id from law_changes where match_pending order by created_at, id`,
+  );
+  for (const { id } of waiting) await storeLawMatches(database, id, settings);
+  const deliveries = await finishLawFanOut(database, directory);
+  return { changes, matched: waiting.length, deliveries };
 }
 
 /** Early warning for a stored document: its relations to followed laws alert their followers now. */
@@ -60,6 +86,6 @@ export async function lawDocumentStored(
 export function lawAlertsFor(database: Database, directory: AlertDirectory): LawAlerts {
   return {
     changed: (changeId) => matchLawChange(database, changeId, { directory, ...settings }),
-    sweep: () => finishLawFanOut(database, directory),
+    sweep: () => finishLawAlerts(database, directory),
   };
 }

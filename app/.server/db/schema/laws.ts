@@ -72,10 +72,17 @@ export const lawBlockVersions = pgTable(
     payloadHash: text("payload_hash").notNull(),
     /** Set when the wording was corrected in place (same norm and dates, new text). */
     correctedAt: timestamp("corrected_at", { withTimezone: true }),
+    /**
+     * Written by a poll and not yet recorded as a law change ('added' or 'corrected'): set in the
+     * transaction that writes the version, cleared in the one that records the change (migration
+     * 0029, decision 0162). A law's first fetch reports nothing and leaves it null.
+     */
+    unreported: text("unreported"),
   },
   (t) => [
     uniqueIndex("law_block_versions_uq").on(t.lawId, t.blockId, t.normId, t.publishedOn),
     index("law_block_versions_norm_idx").on(t.normId),
+    index("law_block_versions_unreported_idx").on(t.lawId).where(sql`${t.unreported} is not null`),
   ],
 );
 
@@ -128,9 +135,14 @@ export const lawChanges = pgTable(
     announcementId: uuid("announcement_id"),
     previousChangeId: uuid("previous_change_id"),
     details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+    /** A consolidated change recorded, its follows not yet matched (cleared with the matches' transaction). */
+    matchPending: boolean("match_pending").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("law_changes_law_idx").on(t.lawId, t.createdAt)],
+  (t) => [
+    index("law_changes_law_idx").on(t.lawId, t.createdAt),
+    index("law_changes_match_pending_idx").on(t.createdAt).where(sql`${t.matchPending}`),
+  ],
 );
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });

@@ -15,7 +15,10 @@
  *    (hash), instead of one request per block (decision 0110). Corrections are versions updated in
  *    place, reported like new versions.
  * Every request goes through the shared polite client (pacing, backoff on 503). Provenance (URL,
- * fetch time, sha256 of the answer) is stored per block version.
+ * fetch time, sha256 of the answer) is stored per block version. Each block is written in its own
+ * transaction, its new versions marked unreported there (not on a law's first fetch): the change
+ * they make is recorded afterwards from the marks (alerting.ts, recordPendingChange), so a process
+ * killed between the two leaves them for the next poll or start (decision 0162).
  */
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
@@ -146,6 +149,7 @@ async function storeBlock(
   block: ParsedBlock,
   position: number,
   payload: FetchedPayload,
+  report: boolean,
 ): Promise<BlockWriteResult> {
   const latestDate = block.versions.reduce((max, v) => (v.publishedOn > max ? v.publishedOn : max), "0000-00-00");
   return writeBlock(deps.database, lawId, {
@@ -157,13 +161,18 @@ async function storeBlock(
     expiresOn: block.expiresOn,
     versions: block.versions,
     provenance: { url: payload.url, fetchedAt: payload.fetchedAt, sha256: payload.sha256 },
+    report,
   });
 }
 
-/** The whole law in one request: every block written (first fetch, or the correction check). */
+/**
+ * The whole law in one request: every block written (first fetch, or the correction check; `report`:
+ * what changes is marked to be reported, not on a first fetch).
+ */
 async function fetchWhole(
   deps: ConsolidatedDeps,
   lawId: string,
+  report: boolean,
 ): Promise<{ writes: BlockWriteResult[]; meta: ParsedMetadata } | undefined> {
   const payload = await get(deps, lawUrl(deps, lawId));
   if (notFound(payload)) return undefined;
@@ -171,7 +180,7 @@ async function fetchWhole(
   await upsertLaw(deps.database, lawFromMetadata(metadata));
   const writes: BlockWriteResult[] = [];
   for (const [position, block] of blocks.entries())
-    writes.push(await storeBlock(deps, lawId, block, position, payload));
+    writes.push(await storeBlock(deps, lawId, block, position, payload, report));
   return { writes, meta: metadata };
 }
 
@@ -188,7 +197,7 @@ export async function pollLaw(deps: ConsolidatedDeps, lawId: string): Promise<La
   const result: LawPollResult = { lawId, status: "unchanged", blocksFetched: 0, writes: [] };
   const known = await storedDates(deps.database, lawId);
   if (known.size === 0) {
-    const whole = await fetchWhole(deps, lawId);
+    const whole = await fetchWhole(deps, lawId, false);
     if (whole) {
       result.status = "first";
       result.writes = whole.writes;
@@ -229,7 +238,10 @@ export async function pollLaw(deps: ConsolidatedDeps, lawId: string): Promise<La
       );
       continue;
     }
-    result.writes.push(await storeBlock(deps, lawId, parseBlock(payload.body), entry.position, payload));
+    // Marked to be reported unless this is the law's first fetch (block by block after a 404 on the whole law).
+    result.writes.push(
+      await storeBlock(deps, lawId, parseBlock(payload.body), entry.position, payload, known.size > 0),
+    );
   }
   await updatePositions(
     deps.database,
@@ -238,7 +250,7 @@ export async function pollLaw(deps: ConsolidatedDeps, lawId: string): Promise<La
   );
   if (moved.length === 0 && known.size > 0) {
     // Republished with the same dates: the texts may have been corrected in place.
-    const whole = await fetchWhole(deps, lawId);
+    const whole = await fetchWhole(deps, lawId, true);
     if (whole) result.writes = whole.writes;
   }
   await upsertLaw(deps.database, lawFromMetadata(meta));

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
 import { alertProfiles, laws } from "../../db/schema.ts";
-import { recordConsolidatedChange } from "../../law-texts/changes.ts";
+import { recordPendingChange } from "../../law-texts/changes.ts";
 import type { Logger } from "../../logger.ts";
 import { createSourceHttp, productUserAgent, type SourceHttp } from "../http.ts";
 import { instancePacer } from "../pacing.ts";
@@ -53,8 +53,9 @@ export async function pollEuAndAlert(deps: {
     try {
       const result = await syncEuLaw(deps.database, deps.http, deps.urls, id);
       let changeId: string | null = null;
-      if (!result.first && result.writes.length > 0) {
-        changeId = await recordConsolidatedChange(deps.database, id, result.writes);
+      // Recorded from the versions the sync marked: those a killed run left too (decision 0162).
+      if (!result.first) {
+        changeId = await recordPendingChange(deps.database, id);
         if (changeId) await deps.lawAlerts.changed(changeId);
       }
       out.push({ lawId: id, changeId, applied: result.applied });

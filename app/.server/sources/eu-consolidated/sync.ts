@@ -179,7 +179,8 @@ export async function syncEuLaw(
       if (applied.versions.length > 0) {
         await tx
           .insert(lawBlockVersions)
-          .values(applied.versions.map((v) => ({ lawId: actCelex, ...v })))
+          // Marked to be reported as a law change (not on the act's first read), decision 0162.
+          .values(applied.versions.map((v) => ({ lawId: actCelex, ...v, unreported: result.first ? null : "added" })))
           .onConflictDoNothing();
         // Obligations anchored to a changed article go to review in this same transaction.
         await openAnchoredReviews(tx, actCelex, [...new Set(applied.versions.map((v) => v.blockId))]);

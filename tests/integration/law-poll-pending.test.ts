@@ -73,7 +73,11 @@ describe.each(databaseTargets())("a law poll's writes marked until reported ($na
     // A later poll: a1 gets a new version (then its wording corrected before anything is reported),
     // a2's wording is corrected in place.
     await writeBlock(db, LAW, block("a1", 0, [original, version("BOE-A-2099-7", "2099-02-01", "Nuevo uno.")], true));
-    await writeBlock(db, LAW, block("a1", 0, [original, version("BOE-A-2099-7", "2099-02-01", "Nuevo uno, bien.")], true));
+    await writeBlock(
+      db,
+      LAW,
+      block("a1", 0, [original, version("BOE-A-2099-7", "2099-02-01", "Nuevo uno, bien.")], true),
+    );
     await writeBlock(db, LAW, block("a2", 1, [version(LAW, "2099-01-01", "Texto corregido del dos.")], true));
     expect(await marks(db)).toEqual([
       { block_id: "a1", norm_id: "BOE-A-2099-7", unreported: "added" },

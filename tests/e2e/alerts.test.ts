@@ -94,9 +94,12 @@ describe("alerts in the browser", () => {
     await server.app.services.alerts.matchNow(documentId);
 
     await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe("1");
+    // The announcement says why, in the Alerts page's words (the profile and the term that matched).
     await expect
       .poll(() => page.getByTestId("alert-announcer").textContent())
-      .toBe("Nueva alerta: Ley de prevención del blanqueo de capitales");
+      .toBe(
+        "Nueva alerta: Ley de prevención del blanqueo de capitales. Coincide con tu perfil «Blanqueo»: términos: «capitales».",
+      );
     // Same document: no reload happened.
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
 
@@ -106,6 +109,10 @@ describe("alerts in the browser", () => {
     const link = page.getByRole("link", { name: "Ley de prevención del blanqueo de capitales" });
     await link.waitFor();
     expect(await link.getAttribute("href")).toBe(`/app/documents/${documentId}`);
+    // The alert that arrived live says why in the list, with a label for screen readers.
+    const why = page.getByTestId("recent-alert-why").first();
+    expect(await why.textContent()).toBe("Por qué: Coincide con tu perfil «Blanqueo»: términos: «capitales»");
+    expect(await why.locator(".visually-hidden").textContent()).toBe("Por qué: ");
     // At 390 px the panel stays inside the viewport.
     const box = await page.locator(".app-alerts-panel").boundingBox();
     expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
@@ -158,6 +165,9 @@ describe("alerts in the browser", () => {
         const why = await page.getByTestId("alert-why").allTextContents();
         expect(why.length).toBeGreaterThanOrEqual(2);
         expect(why.every((text) => text === expected[language])).toBe(true);
+        // The notification centre on the same page (loaded with the page) says why in the same words.
+        const centre = await page.getByTestId("recent-alert-why").allTextContents();
+        expect(centre[0]).toBe(`${language === "es" ? "Por qué" : "Why"}: ${expected[language]}`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
         const dir = process.env.ALERTS_SCREENSHOTS;

@@ -74,7 +74,9 @@ for (const target of databaseTargets()) {
         await expect.poll(() => page1.events.length, { timeout: 5000 }).toBe(1);
         expect(page1.events[0]?.event).toBe("alert");
         const data = JSON.parse(page1.events[0]?.data ?? "{}");
-        expect(data).toMatchObject({ documentId: second.id, title: "Second decree" });
+        expect(data).toMatchObject({ documentId: second.id, title: "Second decree", profileName: "All AML" });
+        // The event says why, in the Alerts page's words and the page's language (Spanish by default).
+        expect(data.why).toMatch(/^Coincide con tu perfil «All AML»: área Prevención del blanqueo/);
         expect(page1.events[0]?.id).toBe(String(data.alertId));
         firstPage.abort();
         await page1.pump;
@@ -90,14 +92,19 @@ for (const target of databaseTargets()) {
               headers: { "last-event-id": String(firstId) },
               signal: reconnect.signal,
             }),
-            { heartbeatMs: 50 },
+            { heartbeatMs: 50, locale: "en" },
           ),
         );
         await expect.poll(() => page2.events.length, { timeout: 5000 }).toBe(1);
-        expect(JSON.parse(page2.events[0]?.data ?? "{}").documentId).toBe(second.id);
+        const replayed = JSON.parse(page2.events[0]?.data ?? "{}");
+        expect(replayed.documentId).toBe(second.id);
+        // The replay says why too, here in English.
+        expect(replayed.why).toMatch(/^Matches your profile “All AML”: area Anti-money laundering/);
         const third = await deliverOne("Third decree");
         await expect.poll(() => page2.events.length, { timeout: 5000 }).toBe(2);
-        expect(JSON.parse(page2.events[1]?.data ?? "{}").documentId).toBe(third.id);
+        const live = JSON.parse(page2.events[1]?.data ?? "{}");
+        expect(live.documentId).toBe(third.id);
+        expect(live.why).toMatch(/^Matches your profile “All AML”/);
         await expect.poll(() => page2.comments(), { timeout: 2000 }).toBeGreaterThan(0);
         reconnect.abort();
         await page2.pump;

@@ -4,12 +4,20 @@
  * the alerts back by id, and hands them to that user's open pages. On PGlite the same LISTEN/NOTIFY
  * runs in process. subscribe() first replays the alerts after Last-Event-ID from the table.
  */
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import pg from "pg";
 import type { Database } from "../db/client.ts";
-import { alerts } from "../db/schema.ts";
+import { alertProfiles, alerts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { type AlertEvent, alertsAfter, alertsChannel, deliveriesChannel } from "./inbox.ts";
+import {
+  type AlertEvent,
+  alertEventColumns,
+  alertsAfter,
+  alertsChannel,
+  alertWhyText,
+  deliveriesChannel,
+} from "./inbox.ts";
+import type { Lang } from "./profiles.ts";
 
 export interface AlertHub {
   /** Replays alerts after lastEventId (if given), then live ones; returns the unsubscribe function. */
@@ -65,14 +73,9 @@ export async function createAlertHub(
       pending.clear();
       if (!subscribers.size) continue;
       const rows = await database.db
-        .select({
-          alertId: alerts.id,
-          userId: alerts.userId,
-          documentId: alerts.documentId,
-          title: alerts.title,
-          profileId: alerts.profileId,
-        })
+        .select({ userId: alerts.userId, ...alertEventColumns })
         .from(alerts)
+        .leftJoin(alertProfiles, eq(alertProfiles.id, alerts.profileId))
         .where(inArray(alerts.id, ids))
         .orderBy(alerts.id);
       for (const { userId, ...event } of rows) {
@@ -201,13 +204,18 @@ export async function createAlertHub(
 
 const encoder = new TextEncoder();
 
-/** The SSE Response for GET /app/events: `event: alert`, `id:`, `data:` JSON; a heartbeat comment every 15 s; ends on abort. */
+/**
+ * The SSE Response for GET /app/events: `event: alert`, `id:`, `data:` JSON {alertId, documentId,
+ * title, profileId, profileName, why} (why: the Alerts page's sentence in the page's language, null
+ * for alerts stored before there was one); a heartbeat comment every 15 s; ends on abort.
+ */
 export async function alertEventsResponse(
   hub: AlertHub,
   userId: string,
   request: Request,
-  options: { heartbeatMs?: number } = {},
+  options: { heartbeatMs?: number; locale?: Lang } = {},
 ): Promise<Response> {
+  const locale = options.locale ?? "es";
   const header = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId");
   const lastEventId = header && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : undefined;
   let unsubscribe: (() => void) | undefined;
@@ -226,8 +234,16 @@ export async function alertEventsResponse(
       controllerRef = controller;
       controller.enqueue(encoder.encode("retry: 3000\n\n"));
       const send = (event: AlertEvent) => {
+        const data = {
+          alertId: event.alertId,
+          documentId: event.documentId,
+          title: event.title,
+          profileId: event.profileId,
+          profileName: event.profileName,
+          why: alertWhyText(event, locale),
+        };
         try {
-          controller.enqueue(encoder.encode(`event: alert\nid: ${event.alertId}\ndata: ${JSON.stringify(event)}\n\n`));
+          controller.enqueue(encoder.encode(`event: alert\nid: ${event.alertId}\ndata: ${JSON.stringify(data)}\n\n`));
         } catch {
           finish();
         }

@@ -2,18 +2,35 @@
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { alertProfiles, alerts } from "../db/schema.ts";
+import type { Lang } from "./profiles.ts";
+import { readWhy, whyText } from "./why.ts";
 
 /** The channel NOTIFY carries new alert ids on (payload: the alert id). */
 export const alertsChannel = "regwatch_alerts";
 /** The channel matchDocument NOTIFYs when it stored deliveries: delivery workers wake at once instead of at their next poll. */
 export const deliveriesChannel = "regwatch_deliveries";
 
+/** A stored alert as the event stream reads it back (the why is worded per page, in its language). */
 export interface AlertEvent {
   alertId: number;
   documentId: string;
   title: string;
   profileId: string;
+  /** The profile's current name (null once deleted). */
+  profileName: string | null;
+  /** Why it matched, as stored with the alert (alerts/why.ts); null for older alerts. */
+  why: unknown;
 }
+
+/** The columns of an AlertEvent (with the profile joined): one list for the replay and the live read. */
+export const alertEventColumns = {
+  alertId: alerts.id,
+  documentId: alerts.documentId,
+  title: alerts.title,
+  profileId: alerts.profileId,
+  profileName: alertProfiles.name,
+  why: alerts.why,
+};
 
 export async function unreadCount(db: Db, userId: string): Promise<number> {
   const [row] = await db
@@ -51,8 +68,9 @@ export async function alertsAfter(
   newestFirst = false,
 ): Promise<AlertEvent[]> {
   const rows = await db
-    .select({ alertId: alerts.id, documentId: alerts.documentId, title: alerts.title, profileId: alerts.profileId })
+    .select(alertEventColumns)
     .from(alerts)
+    .leftJoin(alertProfiles, eq(alertProfiles.id, alerts.profileId))
     .where(and(eq(alerts.userId, userId), gt(alerts.id, afterId)))
     .orderBy(newestFirst ? desc(alerts.id) : alerts.id)
     .limit(limit);
@@ -60,9 +78,6 @@ export async function alertsAfter(
 }
 
 export interface InboxAlert extends AlertEvent {
-  profileName: string | null;
-  /** Why it matched, as stored with the alert (alerts/why.ts); null for older alerts. */
-  why: unknown;
   createdAt: Date;
   readAt: Date | null;
 }
@@ -116,8 +131,14 @@ export async function markAllRead(db: Db, userId: string): Promise<number> {
   return rows.length;
 }
 
-/** The notification centre's data: unread count, newest id, the latest few alerts. */
-export async function alertSummary(db: Db, userId: string, limit = 8) {
+/** An alert's why in the reader's words (the Alerts page's wording), or null for alerts stored before there was one. */
+export function alertWhyText(alert: { why: unknown; profileName: string | null }, locale: Lang): string | null {
+  const why = readWhy(alert.why);
+  return why ? whyText(why, locale, alert.profileName) : null;
+}
+
+/** The notification centre's data: unread count, newest id, the latest few alerts, each saying why in the reader's language. */
+export async function alertSummary(db: Db, userId: string, locale: Lang, limit = 8) {
   const [unread, latestId, recent] = await Promise.all([
     unreadCount(db, userId),
     latestAlertId(db, userId),
@@ -131,6 +152,7 @@ export async function alertSummary(db: Db, userId: string, limit = 8) {
       documentId: alert.documentId,
       title: alert.title,
       profileName: alert.profileName,
+      why: alertWhyText(alert, locale),
       createdAt: alert.createdAt.toISOString(),
       read: alert.readAt !== null,
     })),

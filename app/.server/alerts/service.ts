@@ -19,6 +19,7 @@ import {
   matchDocument,
   type OnMatched,
 } from "./matching.ts";
+import type { Lang } from "./profiles.ts";
 import { createDeliveryWorker, type DeliveryWorker, deleteSentDeliveries } from "./worker.ts";
 
 /** Sent deliveries are kept this long (dead ones stay until an admin retries them). */
@@ -38,7 +39,7 @@ export interface AlertsService {
   /** The queued digests due now (the hourly job's work). */
   enqueueDigests(now?: Date): Promise<number>;
   /** GET /app/events for a signed-in user. */
-  events(userId: string, request: Request): Promise<Response>;
+  events(userId: string, request: Request, locale?: Lang): Promise<Response>;
   /** Ends every open SSE stream (shutdown: the server's close does not wait for them). */
   closeStreams(): void;
   /** The hub and the delivery worker (the jobs start with the kernel). */
@@ -121,7 +122,7 @@ export function createAlertsService(deps: {
     },
     matchNow,
     enqueueDigests,
-    async events(userId, request) {
+    async events(userId, request, locale) {
       if (!hub || closing) return new Response("Service Unavailable", { status: 503, headers: { "retry-after": "3" } });
       // The stream ends when the client goes (the request's signal) or at shutdown (ours).
       const controller = new AbortController();
@@ -129,7 +130,7 @@ export function createAlertsService(deps: {
       streams.add(controller);
       signal.addEventListener("abort", () => streams.delete(controller), { once: true });
       const scoped = new Request(request.url, { headers: request.headers, signal });
-      return alertEventsResponse(hub, userId, scoped);
+      return alertEventsResponse(hub, userId, scoped, locale ? { locale } : {});
     },
     closeStreams() {
       closing = true;

@@ -8,6 +8,8 @@ export interface ShellAlert {
   documentId: string;
   title: string;
   profileName: string | null;
+  /** Why it matched, in the reader's language (the Alerts page's sentence); null for older alerts. */
+  why: string | null;
   createdAt: string;
   read: boolean;
 }
@@ -46,7 +48,14 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
     let retry: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
     const onAlert = (message: MessageEvent<string>) => {
-      let event: { alertId: number; documentId: string; title: string; profileId: string };
+      let event: {
+        alertId: number;
+        documentId: string;
+        title: string;
+        profileId: string;
+        profileName?: string | null;
+        why?: string | null;
+      };
       try {
         event = JSON.parse(message.data);
       } catch {
@@ -61,7 +70,8 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
           alertId: event.alertId,
           documentId: event.documentId,
           title: event.title,
-          profileName: null,
+          profileName: event.profileName ?? null,
+          why: event.why ?? null,
           createdAt: new Date().toISOString(),
           read: false,
         };
@@ -71,7 +81,11 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
           recent: [alert, ...current.recent].slice(0, shown),
         };
       });
-      setAnnouncement(fill(t.centre.announce, { title: event.title }));
+      setAnnouncement(
+        event.why
+          ? fill(t.centre.announceWhy, { title: event.title, why: event.why })
+          : fill(t.centre.announce, { title: event.title }),
+      );
     };
     const connect = () => {
       source = new EventSource(`/app/events?lastEventId=${startAfter.current}`);
@@ -124,6 +138,12 @@ export function NotificationCentre({ locale, summary }: { locale: Locale; summar
                     <a href={`/app/documents/${alert.documentId}`} className={alert.read ? "text-body" : "fw-semibold"}>
                       {alert.title}
                     </a>
+                    {alert.why ? (
+                      <p className="small mb-0" data-testid="recent-alert-why">
+                        <span className="visually-hidden">{`${t.centre.why}: `}</span>
+                        {alert.why}
+                      </p>
+                    ) : null}
                     <div className="small text-body-secondary">
                       {alert.read ? null : <span className="visually-hidden">{`${t.inbox.unreadBadge}. `}</span>}
                       {alert.profileName ? `${alert.profileName} · ` : ""}

@@ -10,6 +10,8 @@ export const alerts: AlertsMessages = {
     all: "See all alerts",
     markAll: "Mark all as read",
     announce: "New alert: {title}",
+    announceWhy: "New alert: {title}. {why}.",
+    why: "Why",
     recent: "Recent alerts",
   },
   inbox: {

@@ -8,6 +8,8 @@ export const alerts = {
     all: "Ver todas las alertas",
     markAll: "Marcar todas como leídas",
     announce: "Nueva alerta: {title}",
+    announceWhy: "Nueva alerta: {title}. {why}.",
+    why: "Por qué",
     recent: "Alertas recientes",
   },
   inbox: {

@@ -25,7 +25,9 @@ export async function loader({ context }: Route.LoaderArgs) {
       ? { name: member.name, email: member.email, role: member.role, organizationName: member.organizationName }
       : null,
     // The notification centre on every page (fed live by /app/events afterwards).
-    alerts: member ? await alertSummary(context.get(servicesContext).alerts.database.db, member.userId) : null,
+    alerts: member
+      ? await alertSummary(context.get(servicesContext).alerts.database.db, member.userId, appLocale(context))
+      : null,
   };
 }
 

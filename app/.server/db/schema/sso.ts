@@ -30,6 +30,12 @@ export const ssoProvider = pgTable(
     samlIdpEntityId: text("saml_idp_entity_id"),
     samlCertificate: text("saml_certificate"),
     samlMetadataUrl: text("saml_metadata_url"),
+    /** The last time the metadata URL was read successfully (decision 0163: re-read daily and on a failed signature). */
+    samlMetadataFetchedAt: at("saml_metadata_fetched_at"),
+    /** The last attempt to read it, successful or not (at most one refetch per few minutes after a failed signature). */
+    samlMetadataAttemptedAt: at("saml_metadata_attempted_at"),
+    /** Why the last attempt failed (null after a success): shown to the admins. */
+    samlMetadataError: text("saml_metadata_error"),
     /** Accounts created at first sign-in (on by default). */
     jit: boolean("jit").notNull().default(true),
     /** The IdP's MFA claims (amr/acr, AuthnContextClassRef) count as the second factor. */
@@ -102,6 +108,8 @@ export const ssoRequest = pgTable("sso_request", {
   next: text("next"),
   /** The admin who started a test sign-in. */
   userId: text("user_id"),
+  /** The browser's language when the sign-in started (locale cookie or Accept-Language): a JIT member's language (decision 0163). */
+  locale: text("locale"),
   expiresAt: at("expires_at").notNull(),
 });
 

@@ -30,6 +30,7 @@ const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 
 interface Tree {
   name: string;
   root: string;
+  entry: string;
   flags: string[];
   environment: Record<string, string>;
   dataDir: string;
@@ -41,11 +42,15 @@ async function treeOf(root: string, name: string): Promise<Tree> {
   const flagsModule = (await import(path.join(root, "server/runtime-flags.ts"))) as {
     serverNodeFlags: readonly string[];
     serverEnvironment?: Record<string, string>;
+    /** Trees from decision 0165 on run the built entry; older ones server/main.ts. */
+    serverEntry?: string;
+    serverEntryFlags?: readonly string[];
   };
   return {
     name,
     root,
-    flags: [...flagsModule.serverNodeFlags],
+    entry: flagsModule.serverEntry ?? "server/main.ts",
+    flags: [...flagsModule.serverNodeFlags, ...(flagsModule.serverEntryFlags ?? [])],
     environment: { ...(flagsModule.serverEnvironment ?? {}) },
     dataDir: mkdtempSync(path.join(tmpdir(), "bench-start-")),
     times: [],
@@ -80,7 +85,7 @@ async function start(tree: Tree): Promise<{ ms: number; cpu: number }> {
   const url = `http://127.0.0.1:${port}`;
   const node = path.join(tree.root, "node_modules/node/bin/node");
   const spawnedAt = performance.now();
-  const child = spawn(node, [...tree.flags, path.join(tree.root, "server/main.ts")], {
+  const child = spawn(node, [...tree.flags, path.join(tree.root, tree.entry)], {
     cwd: tree.root,
     env: {
       PATH: process.env.PATH,

@@ -2,7 +2,7 @@
 import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-if (!existsSync("build/server/index.js") || !existsSync("build/client")) {
+if (!existsSync("build/server/index.js") || !existsSync("build/main.js") || !existsSync("build/client")) {
   console.log("No build found: building the site first.");
   execSync("npm run build", { stdio: "inherit" });
 }

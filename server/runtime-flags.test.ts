@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { serverEnvironment, serverNodeFlags } from "./runtime-flags.ts";
+import { serverEntry, serverEntryFlags, serverEnvironment, serverNodeFlags } from "./runtime-flags.ts";
 
 describe("server runtime flags", () => {
   it("are the ones npm start and npm run serve use", () => {
     const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, "../package.json"), "utf8"));
     const environment = Object.entries(serverEnvironment).map(([name, value]) => `${name}=${value}`);
-    const expected = `${environment.join(" ")} node ${serverNodeFlags.join(" ")} server/main.ts`;
+    const expected = `${environment.join(" ")} node ${[...serverNodeFlags, ...serverEntryFlags].join(" ")} ${serverEntry}`;
     expect(pkg.scripts.serve).toBe(expected);
     expect(pkg.scripts.start.endsWith(`&& ${expected}`)).toBe(true);
   });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { serverEnvironment, serverNodeFlags } from "../../server/runtime-flags.ts";
+import { serverEntry, serverEntryFlags, serverEnvironment, serverNodeFlags } from "../../server/runtime-flags.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -70,7 +70,7 @@ async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
   const [command, args] = options.dev
     ? ["npm", ["run", "-s", "dev"]]
-    : [process.execPath, [...serverNodeFlags, path.join(projectRoot, "server/main.ts")]];
+    : [process.execPath, [...serverNodeFlags, ...serverEntryFlags, path.join(projectRoot, serverEntry)]];
   const child = spawn(command, args, {
     // npm starts the server as its child: a process group of their own lets stop() signal both.
     detached: options.dev === true,

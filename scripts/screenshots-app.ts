@@ -1,14 +1,20 @@
 /**
- * `npm run screenshots:app`: every signed-in platform page in Spanish and English, at 390 and
- * 1440 px, light and dark, into screenshots/app/{locale}/. The recorded BOE day 2018-12-06 and
- * the EUR-Lex feed are ingested first (replay server, in process), then the production server
- * starts on that data; the owner is set up over HTTP with TOTP, and a topic, a profile and a note
- * are added so that the pages are not empty. Builds if needed.
+ * `npm run screenshots:app`: every platform page in Spanish and English, at 390 and 1440 px,
+ * light and dark, as the owner, as a member and signed out, into screenshots/app/{locale}/
+ * (`{page}-{width}-{scheme}.png` for the owner, `member-…` and `out-…` for the others). The
+ * recorded BOE day 2018-12-06 and the EUR-Lex feed are ingested first (replay server, in
+ * process), then the production server starts on that data; the owner is set up over HTTP with
+ * TOTP, and a topic, a profile, a note, an obligation under review and a member are added so that
+ * the pages are not empty. Builds if needed.
+ *
+ * Options: `--only law,law-compare` (those pages), `--role owner|member|out`, `--width 390`,
+ * `--scheme dark`, `--locale en`, `--mix` (one colour mode per language and role).
  */
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setAuditSecret } from "../app/.server/audit/ip-hash.ts";
 import { openDatabase } from "../app/.server/db/client.ts";
 import { defaultMigrationsDir, migrate } from "../app/.server/db/migrate.ts";
 import { storeDocument } from "../app/.server/documents/store.ts";
@@ -17,9 +23,10 @@ import { syncCatalogue } from "../app/.server/sources/catalogue/sync.ts";
 import { pollConsolidated } from "../app/.server/sources/consolidated/poll.ts";
 import { createSourceHttp } from "../app/.server/sources/http.ts";
 import { startReplayServer } from "../app/.server/sources/replay.ts";
+import { openAnchoredReviews } from "../app/.server/triage/law-anchors.ts";
 import { launchBrowser, visitorUserAgent } from "../tests/support/browser.ts";
 import { ingestRecorded } from "../tests/support/documents-fixtures.ts";
-import { setupOwnerOverHttp } from "../tests/support/http-session.ts";
+import { inviteOverHttp, setupOwnerOverHttp } from "../tests/support/http-session.ts";
 import { startServer } from "../tests/support/server.ts";
 
 if (!existsSync("build/server/index.js") || !existsSync("build/client")) {
@@ -99,7 +106,7 @@ const amendingAct = await storeDocument(database, {
 await database.close();
 const documentId = ids.get("BOE-A-2018-16673") ?? "";
 
-const server = await startServer({ dataDir, env: { LOG_LEVEL: "warn" } });
+let server = await startServer({ dataDir, env: { LOG_LEVEL: "warn" } });
 const owner = await setupOwnerOverHttp(server.url, dataDir);
 const ok = async (response: Response, what: string) => {
   if (response.status >= 400) {
@@ -150,6 +157,18 @@ await ok(
   }),
   "note",
 );
+// A correction of areas (the corrections page lists it).
+await ok(
+  await owner.request(`/app/documents/${documentId}`, {
+    form: {
+      intent: "area.correct",
+      area: "digital",
+      action: "remove",
+      reason: "Trata de protección de datos, no de ciberseguridad.",
+    },
+  }),
+  "correction",
+);
 // Enterprise identity (issue 41): a SAML provider, a claimed domain, a group mapping to show.
 await ok(
   await owner.request("/app/admin/sso", {
@@ -168,6 +187,35 @@ await ok(
   await owner.request("/app/admin/sso", { form: { intent: "claim-domain", domain: "banco.example" } }),
   "domain",
 );
+const profileId = (await (await owner.request("/app/profiles")).text()).match(/\/app\/profiles\/([0-9a-f-]{36})/)?.[1];
+if (!profileId) throw new Error("no profile on /app/profiles");
+// An obligation anchored to article 9 as first worded: the newer wording sends it to review.
+const recorded = await owner.request(`/app/laws/BOE-A-2015-10565/obligations/new`, {
+  form: {
+    block: "a9",
+    version: "BOE-A-2015-10565",
+    title: "Identificar a los interesados por medios electrónicos",
+    description: "Sistemas de identificación admitidos en la sede.",
+    owner: "",
+    dueOn: "",
+    reference: "PROC-09",
+  },
+});
+await ok(recorded, "obligation");
+const obligationId = new URL(recorded.headers.get("location") ?? "/", server.url).searchParams.get("recorded") ?? "";
+// A member of the organisation (invited by mail, accepted, TOTP).
+const member = await inviteOverHttp(owner, server.url, dataDir, "eva@example.com", "Eva Gil");
+// The review opens when the law's text is written again (the poll): here directly, server stopped.
+const port = server.port;
+await server.stop();
+{
+  const reopened = await openDatabase({ pgliteDir: path.join(dataDir, "db") });
+  // Its audit event is chained under the server's secret, so that the chain verifies.
+  setAuditSecret(readFileSync(path.join(dataDir, "auth-secret"), "utf8").trim());
+  await reopened.db.transaction((tx) => openAnchoredReviews(tx, "BOE-A-2015-10565", ["a9"]));
+  await reopened.close();
+}
+server = await startServer({ dataDir, port, env: { LOG_LEVEL: "warn" } });
 
 const pages: [string, string][] = [
   ["home", "/app"],
@@ -206,60 +254,109 @@ const pages: [string, string][] = [
   ["webhooks", "/app/admin/webhooks"],
   ["searches", "/app/searches"],
   ["obligation-new", "/app/laws/BOE-A-2015-10565/obligations/new?block=a9&version=BOE-A-2019-15790"],
+  ["obligation-review", `/app/obligations/${obligationId}/review`],
+  ["obligations-review", "/app/obligations?review=1"],
+  ["profile-edit", `/app/profiles/${profileId}`],
+  ["profile-feed", `/app/profiles/${profileId}/feed`],
+  ["corrections", "/app/admin/corrections"],
+  ["not-found", "/app/no-such-page"],
 ];
-// `--only law,law-compare`: just those pages.
-const onlyIndex = process.argv.indexOf("--only");
-const only = onlyIndex >= 0 ? (process.argv[onlyIndex + 1] ?? "").split(",") : undefined;
-if (only) pages.splice(0, pages.length, ...pages.filter(([name]) => only.includes(name)));
+/** A member sees every page but the administration's, the evidence pack and the owner's own profile. */
+const memberPages = pages.filter(
+  ([name, pathname]) =>
+    !["admin-menu", "profile-edit", "profile-feed", "evidence"].includes(name) && !pathname.startsWith("/app/admin"),
+);
+/** Signed out: sign-in, reset, an invitation and a reset link that do not exist, SSO sign-in. */
+const outPages: [string, string][] = [
+  ["login", "/app/login"],
+  ["reset", "/app/reset"],
+  ["reset-token", "/app/reset/not-a-token"],
+  ["invite", "/app/invite/not-a-token"],
+  ["sso", "/app/sso"],
+];
+/** Pages that answer 404 by design. */
+const notFound = new Set(["not-found", "invite"]);
+const option = (name: string) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? (process.argv[index + 1] ?? "").split(",") : undefined;
+};
+const only = option("only");
+const keep = (list: [string, string][]) => (only ? list.filter(([name]) => only.includes(name)) : list);
 const origin = new URL(server.url);
-const cookies = owner.cookie
-  .split(/;\s*/)
-  .filter(Boolean)
-  .map((pair) => {
-    const index = pair.indexOf("=");
-    return { name: pair.slice(0, index), value: pair.slice(index + 1), domain: origin.hostname, path: "/" };
-  });
+const cookiesOf = (client: { cookie: string } | null, locale: string) =>
+  client
+    ? client.cookie
+        .split(/;\s*/)
+        .filter(Boolean)
+        .map((pair) => {
+          const index = pair.indexOf("=");
+          return { name: pair.slice(0, index), value: pair.slice(index + 1), domain: origin.hostname, path: "/" };
+        })
+    : [{ name: "locale", value: locale, domain: origin.hostname, path: "/" }];
+const roles = [
+  { role: "owner", client: owner, prefix: "", list: keep(pages) },
+  { role: "member", client: member, prefix: "member-", list: keep(memberPages) },
+  { role: "out", client: null, prefix: "out-", list: keep(outPages) },
+].filter(({ role }) => option("role")?.includes(role) ?? true);
+const widths = (option("width") ?? ["390", "1440"]).map(Number);
+const schemes = (option("scheme") ?? ["light", "dark"]) as ("light" | "dark")[];
+/**
+ * `--mix`: one colour mode per language and role, both modes seen for every page (the owner and
+ * the signed-out pages light in Spanish and dark in English, the member the other way round).
+ */
+const mix = process.argv.includes("--mix");
+const schemesFor = (locale: "es" | "en", role: string): ("light" | "dark")[] =>
+  mix ? [(locale === "es") === (role !== "member") ? "light" : "dark"] : schemes;
 const browser = await launchBrowser();
 try {
-  for (const locale of ["es", "en"] as const) {
-    // The user's language is a preference of the account: the switch stores it.
-    await owner.request("/app/locale", { form: { locale } });
+  for (const locale of (option("locale") ?? ["es", "en"]) as ("es" | "en")[]) {
     const dir = path.join("screenshots", "app", locale);
     mkdirSync(dir, { recursive: true });
-    for (const [name, pathname] of pages) {
-      for (const width of [390, 1440]) {
-        for (const colorScheme of ["light", "dark"] as const) {
-          const context = await browser.newContext({
-            viewport: { width, height: 900 },
-            userAgent: visitorUserAgent(browser),
-            colorScheme,
-            reducedMotion: "reduce",
-            locale: locale === "en" ? "en-GB" : "es-ES",
-          });
-          await context.addCookies(cookies);
-          const page = await context.newPage();
-          const response = await page.goto(`${server.url}${pathname}`, { waitUntil: "networkidle" });
-          if (!response?.ok()) throw new Error(`${pathname} answered ${response?.status()}`);
-          const file = path.join(dir, `${name}-${width}-${colorScheme}.png`);
-          // The Administration disclosure, opened from the keyboard as a person would.
-          if (name === "admin-menu") {
-            // Below 992 px the entries are behind the header's Menu button.
-            const toggle = page.locator("header .navbar-toggler");
-            if (await toggle.isVisible()) await toggle.click();
-            await page.locator(".app-admin-menu summary").focus();
-            await page.keyboard.press("Enter");
+    for (const { role, client, prefix, list } of roles) {
+      // The user's language is a preference of the account: the switch stores it.
+      if (client) await ok(await client.request("/app/locale", { form: { locale } }), "locale");
+      const cookies = cookiesOf(client, locale);
+      for (const [name, pathname] of list) {
+        for (const width of widths) {
+          for (const colorScheme of schemesFor(locale, role)) {
+            const context = await browser.newContext({
+              viewport: { width, height: 900 },
+              userAgent: visitorUserAgent(browser),
+              colorScheme,
+              reducedMotion: "reduce",
+              locale: locale === "en" ? "en-GB" : "es-ES",
+            });
+            await context.addCookies(cookies);
+            const page = await context.newPage();
+            const response = await page.goto(`${server.url}${pathname}`, { waitUntil: "networkidle" });
+            const status = response?.status() ?? 0;
+            if (notFound.has(name) ? status !== 404 : !response?.ok())
+              throw new Error(`${pathname} answered ${status}`);
+            const file = path.join(dir, `${prefix}${name}-${width}-${colorScheme}.png`);
+            // The Administration disclosure, opened from the keyboard as a person would.
+            if (name === "admin-menu") {
+              // Below 992 px the entries are behind the header's Menu button.
+              const toggle = page.locator("header .navbar-toggler");
+              if (await toggle.isVisible()) await toggle.click();
+              await page.locator(".app-admin-menu summary").focus();
+              await page.keyboard.press("Enter");
+            }
+            // A whole law is metres long: its pages are shot at the viewport (at article 9, at the top of a part).
+            await page.screenshot({
+              path: file,
+              fullPage: name !== "admin-menu" && name !== "law" && name !== "law-part",
+            });
+            console.log(file);
+            await context.close();
           }
-          // A whole law is metres long: its pages are shot at the viewport (at article 9, at the top of a part).
-          await page.screenshot({
-            path: file,
-            fullPage: name !== "admin-menu" && name !== "law" && name !== "law-part",
-          });
-          console.log(file);
-          await context.close();
         }
       }
     }
   }
+} catch (error) {
+  // The server's own account of a failed page.
+  console.error(server.output.slice(-20).join("\n"));
+  throw error;
 } finally {
   await browser.close();
   await server.stop();

@@ -113,4 +113,21 @@ describe("the overview", () => {
     expect(html).toContain('fill="url(#triage-pattern-applies)"');
     expect(html).not.toContain("<script");
   });
+
+  it("a chart with no data says so and draws no empty axes or table (issue 40, seen at 390 and 1440 px)", async () => {
+    // The story's data with nothing in it: no area's documents, no group's triage, no decision.
+    const { data } = await load(story.ana);
+    const html = renderToStaticMarkup(
+      createElement(
+        Fragment,
+        null,
+        createElement(AreaWeekChart, { locale: "es", data: { ...data.perArea, areas: [] } }),
+        createElement(TriageChart, { locale: "es", data: { ...data.triage, groups: [] }, groupNames: {} }),
+        createElement(DecisionChart, { locale: "es", data: { ...data.decision, count: 0, medianDays: null } }),
+      ),
+    );
+    expect(html.match(/No hay datos para estos filtros\./g)).toHaveLength(3);
+    expect(html).not.toContain("<svg");
+    expect(html).not.toContain("<details");
+  });
 });

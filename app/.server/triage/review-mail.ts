@@ -20,7 +20,7 @@ export function reviewMail(
   const subject = headerSafe(es ? `Revisión necesaria: ${item.title}` : `Review needed: ${item.title}`, 180);
   const lines = es
     ? [
-        `El texto consolidado de ${item.blockTitle} de «${item.lawTitle}» ha cambiado (${item.normId}).`,
+        `Ha cambiado el texto consolidado de «${item.lawTitle}»: ${item.blockTitle} (${item.normId}).`,
         `La obligación «${item.title}», anclada a ese artículo, necesita revisión: compara la redacción anterior con la nueva y decide si sigue aplicando, ha cambiado o ya no aplica.`,
       ]
     : [
@@ -35,7 +35,7 @@ export function reviewMail(
       "\n",
     )}\n<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:10px 16px;background:#0d6efd;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(label)}</a></p>\n</body></html>`;
   const notice = es
-    ? `Revisión necesaria: ${item.title} (${item.blockTitle} ha cambiado)`
+    ? `Revisión necesaria: ${item.title} (${item.blockTitle} modificado)`
     : `Review needed: ${item.title} (${item.blockTitle} changed)`;
   return { subject, text, html, notice };
 }

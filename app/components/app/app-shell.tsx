@@ -113,7 +113,7 @@ export function AppShell({
               <ul className="navbar-nav flex-wrap me-auto">
                 {links.map((link) => (
                   <li className="nav-item" key={link.to}>
-                    <NavLink to={link.to} end={link.end} className="nav-link px-2">
+                    <NavLink to={link.to} end={link.end} className="nav-link px-2 px-xl-1">
                       {link.label}
                     </NavLink>
                   </li>
@@ -121,7 +121,7 @@ export function AppShell({
                 {adminLinks.length > 0 ? (
                   <li className="nav-item">
                     <details className="app-admin-menu position-relative">
-                      <summary className="nav-link px-2">{t.nav.admin}</summary>
+                      <summary className="nav-link px-2 px-xl-1">{t.nav.admin}</summary>
                       <ul className="card list-unstyled mt-1 py-2 shadow-sm app-admin-menu-panel">
                         {adminLinks.map((link) => (
                           <li key={link.to}>

@@ -2,14 +2,25 @@ import { Children, cloneElement, isValidElement, type ReactElement, type ReactNo
 
 type CellProps = { "data-label"?: string; children?: ReactNode };
 
-/** Gives each <td> of a row its column's label (by position; "" leaves a cell unlabelled). */
+/** Nothing to show: no child, or only null, false and empty strings. */
+function isEmpty(children: ReactNode): boolean {
+  return Children.toArray(children).every((child) => typeof child === "string" && child.trim() === "");
+}
+
+/**
+ * Gives each <td> of a row its column's label (by position; "" leaves a cell unlabelled). An empty
+ * cell gets no label: on a phone a label with nothing under it (the owner's own "Actions") reads
+ * as something missing.
+ */
 function labelRow(row: ReactNode, labels: readonly string[]): ReactNode {
   if (!isValidElement<{ children?: ReactNode }>(row) || row.type !== "tr") return row;
   let column = 0;
   const cells = Children.map(row.props.children, (cell) => {
     if (!isValidElement<CellProps>(cell) || (cell.type !== "td" && cell.type !== "th")) return cell;
     const label = labels[column++];
-    return label ? cloneElement(cell as ReactElement<CellProps>, { "data-label": label }) : cell;
+    return label && !isEmpty(cell.props.children)
+      ? cloneElement(cell as ReactElement<CellProps>, { "data-label": label })
+      : cell;
   });
   return cloneElement(row, {}, cells);
 }

@@ -341,6 +341,7 @@ export const app: AppMessages = {
     from: "From",
     to: "To",
     actor: "Actor email or id",
+    system: "System",
     action: "Action",
     filter: "Filter",
     exportCsv: "Export CSV",

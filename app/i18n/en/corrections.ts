@@ -21,7 +21,7 @@ export const corrections: CorrectionMessages = {
   correctedBadge: "corrected",
   adminHeading: "Area corrections",
   adminLead:
-    "Your organisation's corrections, newest first. Download them as labelled data to review them and measure the classifier with them (classify:eval --corrections).",
+    "Your organisation's corrections, newest first. Download them as labelled data to review them or to measure the classifier with them.",
   adminEmpty: "Your organisation has not corrected any area yet.",
   exportCsv: "Download CSV",
   exportJson: "Download JSON",

@@ -42,11 +42,13 @@ export const docs: DocsMessages = {
     relations: "Relations to other rules",
     noRelations: "The document states no relations to other rules.",
     notStored: "not on the platform",
+    consolidatedLaw: "consolidated text",
     text: "Text",
     noText: "The source offers no text for this document. Read it at the official source.",
     provenance: "Provenance",
     provenanceLead:
       "Every payload fetched from the source, when it was fetched, its SHA-256 fingerprint and the parser that read it.",
+    noProvenance: "No payload fetched from the source is on record for this document.",
     url: "URL",
     fetchedAt: "Fetched",
     sha256: "SHA-256",

@@ -230,5 +230,7 @@ export const evidence: EvidenceMessages = {
     },
     chainBroken: "Audit chain verified: NOT valid. First broken event: {id}. Reason: {reason}.",
     none: "—",
+    /** The author of a triage decision made by the platform (a document that came with an alert). */
+    systemActor: "System (came with an alert)",
   },
 };

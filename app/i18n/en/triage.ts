@@ -86,6 +86,8 @@ export const triage: TriageMessages = {
     apply: "Filter",
     reset: "Clear filters",
     empty: "No documents match these filters.",
+    emptyNone:
+      "Nothing in triage yet: documents arrive here when they match your organisation’s alert profiles, or when someone triages one from its page.",
     count: { one: "{count} document", other: "{count} documents" },
     select: "Tick {title}",
     selectAll: "Tick all",

@@ -345,6 +345,7 @@ export const app = {
     from: "Desde",
     to: "Hasta",
     actor: "Correo o id de quien actúa",
+    system: "Sistema",
     action: "Acción",
     filter: "Filtrar",
     exportCsv: "Exportar CSV",

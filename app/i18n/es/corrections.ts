@@ -19,7 +19,7 @@ export const corrections = {
   correctedBadge: "corregida",
   adminHeading: "Correcciones de áreas",
   adminLead:
-    "Las correcciones de tu organización, de la más reciente a la más antigua. Descárgalas como datos etiquetados para revisarlas y medir el clasificador con ellas (classify:eval --corrections).",
+    "Las correcciones de tu organización, de la más reciente a la más antigua. Descárgalas como datos etiquetados para revisarlas o para medir el clasificador con ellas.",
   adminEmpty: "Tu organización aún no ha corregido ninguna área.",
   exportCsv: "Descargar CSV",
   exportJson: "Descargar JSON",

@@ -43,11 +43,13 @@ export const docs = {
     relations: "Relaciones con otras normas",
     noRelations: "El documento no declara relaciones con otras normas.",
     notStored: "no está en la plataforma",
+    consolidatedLaw: "texto consolidado",
     text: "Texto",
     noText: "La fuente no ofrece el texto de este documento. Consúltalo en la fuente oficial.",
     provenance: "Procedencia",
     provenanceLead:
       "Cada contenido descargado de la fuente, cuándo se descargó, su huella SHA-256 y el analizador que lo leyó.",
+    noProvenance: "No consta ningún contenido descargado de la fuente para este documento.",
     url: "URL",
     fetchedAt: "Descargado",
     sha256: "SHA-256",

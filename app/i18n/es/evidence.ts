@@ -228,6 +228,8 @@ export const evidence = {
     },
     chainBroken: "Cadena de auditoría verificada: NO válida. Primer evento roto: {id}. Motivo: {reason}.",
     none: "—",
+    /** The author of a triage decision made by the platform (a document that came with an alert). */
+    systemActor: "Sistema (llegó con una alerta)",
   },
 };
 

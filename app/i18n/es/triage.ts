@@ -84,6 +84,8 @@ export const triage = {
     apply: "Filtrar",
     reset: "Quitar filtros",
     empty: "No hay documentos con estos filtros.",
+    emptyNone:
+      "Todavía no hay documentos en triaje: llegan aquí los que coinciden con los perfiles de alerta de tu organización y los que alguien triaja desde su página.",
     count: { one: "{count} documento", other: "{count} documentos" },
     select: "Marcar {title}",
     selectAll: "Marcar todos",
@@ -112,7 +114,7 @@ export const triage = {
     reviewOnly: "Solo con revisión pendiente",
     reviewNeeded: "Revisión necesaria",
     review: "Revisar",
-    article: "{article} de {law}",
+    article: "{article} · {law}",
   },
   lawObligation: {
     action: "Registrar una obligación",
@@ -130,7 +132,7 @@ export const triage = {
     title: "Revisión de la obligación",
     needed: "Revisión necesaria",
     neededLead:
-      "El texto consolidado de {article} ha cambiado desde que anclaste esta obligación. Compara las dos redacciones y decide.",
+      "El texto consolidado de este artículo ({article}) ha cambiado desde que anclaste esta obligación. Compara las dos redacciones y decide.",
     none: "El artículo no ha cambiado desde que se registró esta obligación: no hay nada que revisar.",
     decidedLead: "Última revisión decidida. Si el artículo vuelve a cambiar, la obligación volverá a revisión.",
     comparison: "Comparación palabra a palabra",

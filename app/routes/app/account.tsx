@@ -154,7 +154,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </button>
         </Form>
       </section>
-      <div className="row g-4">
+      {/* mb-5: the calendar's heading does not sit on the passkey button. */}
+      <div className="row g-4 mb-5">
         <section className="col-lg-6" aria-labelledby="account-password">
           <h2 id="account-password" className="h5">
             {t.account.password}

@@ -4,7 +4,7 @@ import { verifyAuditChain } from "../../.server/audit/verify";
 import { auditFiltersFrom } from "../../.server/auth/audit-filters";
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
-import { AuditAction } from "../../components/app/audit-action";
+import { AuditAction, auditObjectText } from "../../components/app/audit-action";
 import { CardTable } from "../../components/app/card-table";
 import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { plural } from "../../lib/plural";
@@ -33,9 +33,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     events: page.items.map((event) => ({
       id: event.id,
       at: event.at.toISOString(),
-      actor: event.actor?.email || event.actor?.id || "—",
+      // No actor: the platform itself (a review opened by a law's new wording, a job).
+      actor: event.actor?.email || event.actor?.id || appMessages(appLocale(context)).audit.system,
       action: event.action,
-      object: event.object ? `${event.object.type} ${event.object.id}` : "—",
+      object: auditObjectText(event.object, appLocale(context)),
     })),
   };
 }

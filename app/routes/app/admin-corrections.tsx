@@ -1,6 +1,7 @@
 import { appLocale, requireMember } from "../../.server/auth/guard";
 import { servicesContext } from "../../.server/context";
 import { listCorrections } from "../../.server/documents/corrections";
+import { CardTable } from "../../components/app/card-table";
 import { correctionMessages } from "../../components/app/documents/document-corrections";
 import { areaLabel } from "../../components/app/documents/labels";
 import { formatDateTime } from "../../components/app/messages";
@@ -36,7 +37,18 @@ export default function AdminCorrections({ loaderData }: Route.ComponentProps) {
         <p>{t.adminEmpty}</p>
       ) : (
         <div className="table-responsive">
-          <table className="table table-sm small align-top" data-testid="corrections">
+          <CardTable
+            className="table table-sm small align-top"
+            data-testid="corrections"
+            labels={[
+              t.columns.document,
+              t.columns.area,
+              t.columns.action,
+              t.columns.reason,
+              t.columns.by,
+              t.columns.at,
+            ]}
+          >
             <thead>
               <tr>
                 <th scope="col">{t.columns.document}</th>
@@ -62,7 +74,7 @@ export default function AdminCorrections({ loaderData }: Route.ComponentProps) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </CardTable>
         </div>
       )}
     </section>

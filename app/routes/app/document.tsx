@@ -11,6 +11,7 @@ import { followsOf } from "../../.server/laws/follow-page";
 import { listOrganisationFollows } from "../../.server/laws/follows";
 import { reviewPathOf } from "../../.server/triage/law-anchors";
 import { triageFormAction, triageIntents, triagePanelView } from "../../.server/triage/page";
+import { CardTable } from "../../components/app/card-table";
 import { DocumentBadges } from "../../components/app/documents/document-badges";
 import { type CollabResult, DocumentNotes, DocumentShare } from "../../components/app/documents/document-collab";
 import {
@@ -70,8 +71,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const evidenceHref = can(member, "audit.export")
     ? `/app/evidence?${new URLSearchParams({ document: document.id })}`
     : null;
+  // Relations to a law the organisation reaches lead to its page (it is on the platform as a law, not as a document).
+  const relatedLaws = document.relations
+    .filter((relation) => !relation.documentId && reached.has(relation.targetSourceId))
+    .map((relation) => relation.targetSourceId);
   return {
     evidenceHref,
+    relatedLaws,
     changes,
     triage,
     topics,
@@ -253,40 +259,46 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
             <p className="small text-body-secondary">
               {t.provenanceLead} {fill(t.version, { version: doc.version })}.
             </p>
-            <div className="table-responsive">
-              <table className="table table-sm small align-top">
-                <thead>
-                  <tr>
-                    <th scope="col">{t.url}</th>
-                    <th scope="col">{t.fetchedAt}</th>
-                    <th scope="col">{t.sha256}</th>
-                    <th scope="col">{t.parser}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {doc.provenance.map((p) => (
-                    <tr key={`${p.url}-${p.sha256}`} data-testid="provenance-row">
-                      <td className="text-break">
-                        {p.url}
-                        {p.sample ? (
-                          <span className="badge text-bg-secondary ms-1" data-testid="provenance-sample">
-                            {app.docs.sample}
-                            <span className="visually-hidden">: {t.sampleRecorded}</span>
-                          </span>
-                        ) : null}
-                      </td>
-                      <td className="text-nowrap">{formatDateTime(p.fetchedAt, locale)}</td>
-                      <td>
-                        <code className="text-break">{p.sha256}</code>
-                      </td>
-                      <td>
-                        <code>{p.parser}</code>
-                      </td>
+            {doc.provenance.length === 0 ? (
+              <p className="small" data-testid="provenance-none">
+                {t.noProvenance}
+              </p>
+            ) : (
+              <div className="table-responsive">
+                <CardTable className="table table-sm small align-top" labels={[t.url, t.fetchedAt, t.sha256, t.parser]}>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t.url}</th>
+                      <th scope="col">{t.fetchedAt}</th>
+                      <th scope="col">{t.sha256}</th>
+                      <th scope="col">{t.parser}</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody>
+                    {doc.provenance.map((p) => (
+                      <tr key={`${p.url}-${p.sha256}`} data-testid="provenance-row">
+                        <td className="text-break">
+                          {p.url}
+                          {p.sample ? (
+                            <span className="badge text-bg-secondary ms-1" data-testid="provenance-sample">
+                              {app.docs.sample}
+                              <span className="visually-hidden">: {t.sampleRecorded}</span>
+                            </span>
+                          ) : null}
+                        </td>
+                        <td className="text-nowrap">{formatDateTime(p.fetchedAt, locale)}</td>
+                        <td>
+                          <code className="text-break">{p.sha256}</code>
+                        </td>
+                        <td>
+                          <code>{p.parser}</code>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </CardTable>
+              </div>
+            )}
           </section>
           <p className="small text-body-secondary border-top pt-3" data-testid="reuse-notice">
             {reuse}
@@ -470,6 +482,13 @@ export default function DocumentPage({ loaderData, actionData }: Route.Component
                     <span className="fw-semibold">{relationLabel(relation.type)}</span>:{" "}
                     {relation.documentId ? (
                       <a href={`/app/documents/${relation.documentId}`}>{relation.targetSourceId}</a>
+                    ) : loaderData.relatedLaws.includes(relation.targetSourceId) ? (
+                      <span>
+                        <a href={`/app/laws/${encodeURIComponent(relation.targetSourceId)}`}>
+                          {relation.targetSourceId}
+                        </a>{" "}
+                        <span className="text-body-secondary">({t.consolidatedLaw})</span>
+                      </span>
                     ) : (
                       <span>
                         {relation.targetSourceId} <span className="text-body-secondary">({t.notStored})</span>

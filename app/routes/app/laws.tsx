@@ -3,6 +3,7 @@ import { appLocale, requestMeta, requireMember } from "../../.server/auth/guard"
 import { servicesContext } from "../../.server/context";
 import { followFromForm, followsOf, unfollowFromForm } from "../../.server/laws/follow-page";
 import { startEuSync } from "../../.server/sources/eu-consolidated/run";
+import { CardTable } from "../../components/app/card-table";
 import { FollowMessage, type FollowResult, followFailureMessage } from "../../components/app/laws/follow-form";
 import { formatLawDate, lawsMessages } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
@@ -89,7 +90,10 @@ export default function Laws({ loaderData, actionData }: Route.ComponentProps) {
         <p className="text-body-secondary">{l.empty}</p>
       ) : (
         <div className="table-responsive">
-          <table className="table align-middle">
+          <CardTable
+            className="table align-middle"
+            labels={[l.columns.law, l.columns.scope, l.columns.who, l.columns.updated, ""]}
+          >
             <thead>
               <tr>
                 <th scope="col">{l.columns.law}</th>
@@ -127,7 +131,7 @@ export default function Laws({ loaderData, actionData }: Route.ComponentProps) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </CardTable>
         </div>
       )}
     </>

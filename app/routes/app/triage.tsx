@@ -68,6 +68,14 @@ export default function TriageList({ loaderData, actionData }: Route.ComponentPr
   const t = triageMessages(locale);
   const l = t.list;
   const result = actionData as TriageResult | undefined;
+  // An empty list without filters is an empty queue, not a filter that found nothing.
+  const filtered =
+    filters.statuses.length > 0 ||
+    filters.assignee !== "" ||
+    filters.area !== null ||
+    filters.dueFrom !== null ||
+    filters.dueTo !== null ||
+    filters.overdue;
   const failed = result && "form" in result ? result : undefined;
   const done = result && "ok" in result ? plural(locale, l.bulkDone, result.count ?? 0) : undefined;
   const sortedAreas = [...taxonomyAreas].sort((a, b) => a.name[locale].localeCompare(b.name[locale], locale));
@@ -176,7 +184,7 @@ export default function TriageList({ loaderData, actionData }: Route.ComponentPr
         {plural(locale, l.count, page.total)}
       </p>
       {page.items.length === 0 ? (
-        <p>{l.empty}</p>
+        <p data-testid="triage-empty">{filtered ? l.empty : l.emptyNone}</p>
       ) : (
         <Form method="post" noValidate>
           <div className="table-responsive">

@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 /**
  * A chart's frame: a figure with its title and caption, the SVG (an image with a text summary for
  * screen readers, scrollable sideways on a phone and reachable by keyboard), then its data as a
- * table in a <details> that anyone can open.
+ * table in a <details> that anyone can open. An `empty` chart shows its summary ("no data") only:
+ * axes and a table with nothing in them read as a broken chart.
  */
 export function ChartFrame({
   id,
@@ -15,6 +16,7 @@ export function ChartFrame({
   height,
   svg,
   table,
+  empty = false,
 }: {
   id: string;
   title: string;
@@ -25,6 +27,7 @@ export function ChartFrame({
   height: number;
   svg: ReactNode;
   table: ReactNode;
+  empty?: boolean;
 }) {
   return (
     <figure className="overview-chart card card-body mb-4" aria-labelledby={`${id}-title`}>
@@ -35,17 +38,21 @@ export function ChartFrame({
       <p className="fw-semibold mb-2" id={`${id}-summary`}>
         {summary}
       </p>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
-      <section className="chart-scroll" tabIndex={0} aria-label={title}>
-        <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" data-testid={`${id}-svg`}>
-          <title>{`${title}. ${summary}`}</title>
-          {svg}
-        </svg>
-      </section>
-      <details className="mt-2">
-        <summary>{tableLabel}</summary>
-        <div className="table-responsive">{table}</div>
-      </details>
+      {empty ? null : (
+        <>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
+          <section className="chart-scroll" tabIndex={0} aria-label={title}>
+            <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" data-testid={`${id}-svg`}>
+              <title>{`${title}. ${summary}`}</title>
+              {svg}
+            </svg>
+          </section>
+          <details className="mt-2">
+            <summary>{tableLabel}</summary>
+            <div className="table-responsive">{table}</div>
+          </details>
+        </>
+      )}
     </figure>
   );
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import type { DocumentEvidence, EvidencePack } from "../../../.server/evidence/pack";
 import type { Locale } from "../../../i18n/locales";
 import { plural } from "../../../lib/plural";
-import { AuditAction } from "../audit-action";
+import { AuditAction, auditObjectText } from "../audit-action";
 import { CardTable } from "../card-table";
 import { formatDay } from "../documents/labels";
 import { fill, formatDateTime } from "../messages";
@@ -61,7 +61,7 @@ export function EvidencePackView({ locale, pack, names }: { locale: Locale; pack
                 <td>
                   <AuditAction action={event.action} locale={locale} />
                 </td>
-                <td className="text-break">{event.object ? `${event.object.type} ${event.object.id}` : t.none}</td>
+                <td className="text-break">{auditObjectText(event.object, locale, t.none)}</td>
                 <td>
                   <code className="evidence-hash">{event.hash.slice(0, 16)}…</code>
                 </td>
@@ -260,7 +260,7 @@ function DocumentSection({ locale, document, names }: { locale: Locale; document
             {document.decisions.map((decision) => (
               <tr key={`${decision.at}-${decision.actor.id}`}>
                 <td>{formatDateTime(decision.at, locale)}</td>
-                <td>{decision.actor.name}</td>
+                <td>{decision.actor.id === "system" ? t.systemActor : decision.actor.name}</td>
                 <td>
                   <ul className="list-unstyled mb-0">
                     {Object.entries(decision.changes).map(([field, change]) => (
@@ -271,7 +271,8 @@ function DocumentSection({ locale, document, names }: { locale: Locale; document
                     ))}
                   </ul>
                 </td>
-                <td>{decision.note ?? t.none}</td>
+                {/* "alert" marks the platform's own first entry: its author already says so. */}
+                <td>{decision.note && decision.note !== "alert" ? decision.note : t.none}</td>
               </tr>
             ))}
           </Table>

@@ -48,6 +48,7 @@ export function AreaWeekChart({ locale, data }: { locale: Locale; data: Overview
         });
   return (
     <ChartFrame
+      empty={total === 0}
       id="chart-areas"
       title={t.perArea.title}
       caption={t.perArea.caption}
@@ -177,6 +178,7 @@ export function TriageChart({
   const overdue = data.groups.reduce((s, g) => s + g.overdue, 0);
   return (
     <ChartFrame
+      empty={total === 0}
       id="chart-triage"
       title={t.triage.title}
       caption={t.triage.caption}
@@ -321,6 +323,7 @@ export function DecisionChart({ locale, data }: { locale: Locale; data: Overview
       : fill(t.decision.summary, { count: data.count, median: plural(locale, t.decision.days, data.medianDays ?? 0) });
   return (
     <ChartFrame
+      empty={data.count === 0}
       id="chart-decision"
       title={t.decision.title}
       caption={t.decision.caption}

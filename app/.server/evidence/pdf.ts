@@ -149,10 +149,13 @@ export async function evidencePdf(pack: EvidencePack, options: { locale: Locale;
     if (document.decisions.length === 0) line(t.empty.decisions);
     for (const decision of document.decisions) {
       doc.moveDown(0.2);
-      labelled(formatDateTime(decision.at, locale), decision.actor.name);
+      labelled(
+        formatDateTime(decision.at, locale),
+        decision.actor.id === "system" ? t.systemActor : decision.actor.name,
+      );
       for (const [field, change] of Object.entries(decision.changes))
         line(`${fieldLabel(field)}: ${valueText(change.from)} → ${valueText(change.to)}`, { indent: 12 });
-      if (decision.note) line(`${t.columns.note}: ${decision.note}`, { indent: 12 });
+      if (decision.note && decision.note !== "alert") line(`${t.columns.note}: ${decision.note}`, { indent: 12 });
     }
 
     heading(t.sections.obligations, 12);

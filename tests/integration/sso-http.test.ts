@@ -196,6 +196,63 @@ describe("SSO through the HTTP server", () => {
     expect((await admin({ intent: "disable", providerId: oidcId })).status).toBe(200);
   });
 
+  it("a first sign-in makes the member in their language: the IdP's locale claim, else the browser's, else the organisation's", async () => {
+    expect((await admin({ intent: "enable", providerId: oidcId })).status).toBe(200);
+    const firstSignIn = async (
+      person: { sub: string; email: string; locale?: string },
+      headers: Record<string, string>,
+    ) => {
+      idp.state.user = { ...person, name: person.sub, groups: [] };
+      const browser = httpClient(server.url);
+      // A fresh browser: its own cookies (a locale cookie given here) only on the first request.
+      const begun = await browser.request("/app/sso", { form: { email: person.email }, headers });
+      const { cookie: _cookie, ...later } = headers;
+      const callback = await browser.request(pathOf(await browse(await goesTo(begun), callbackPrefix())), {
+        headers: later,
+      });
+      expect(callback.headers.get("location")).toBe("/app/mfa");
+      const [row] = await db().select({ locale: user.locale }).from(user).where(eq(user.email, person.email));
+      // The first page the new member sees (the product's second factor) is in that language.
+      const page = await (await browser.request("/app/mfa", { headers: later })).text();
+      return { locale: row?.locale, page };
+    };
+    try {
+      // An English browser (Accept-Language), the IdP naming no language: an English member.
+      const english = await firstSignIn(
+        { sub: "emma-1", email: "emma@banco.example" },
+        { "accept-language": "en-GB,en;q=0.9,es;q=0.5" },
+      );
+      expect(english.locale).toBe("en");
+      expect(english.page).toContain('lang="en"');
+      // The locale cookie counts before Accept-Language.
+      const cookie = await firstSignIn(
+        { sub: "olga-1", email: "olga@banco.example" },
+        { "accept-language": "es-ES", cookie: "locale=en" },
+      );
+      expect(cookie.locale).toBe("en");
+      // The IdP's locale claim counts before the browser's language.
+      const claimed = await firstSignIn(
+        { sub: "john-1", email: "john@banco.example", locale: "en-US" },
+        { "accept-language": "es-ES,es;q=0.9" },
+      );
+      expect(claimed.locale).toBe("en");
+      // A Spanish browser: a Spanish member.
+      const spanish = await firstSignIn({ sub: "pilar-1", email: "pilar@banco.example" }, { "accept-language": "es" });
+      expect(spanish.locale).toBe("es");
+      expect(spanish.page).toContain('lang="es"');
+      // Nothing said (no Accept-Language, no cookie, no claim): the organisation's language, its owner's.
+      await db().update(user).set({ locale: "en" }).where(eq(user.id, ownerId));
+      const unsaid = await firstSignIn({ sub: "quim-1", email: "quim@banco.example" }, { "accept-language": "" });
+      expect(unsaid.locale).toBe("en");
+      await db().update(user).set({ locale: "es" }).where(eq(user.id, ownerId));
+      const provisioned = (await listAuditEvents(db(), organizationId, { action: "sso.provisioned", limit: 10 })).items;
+      expect(provisioned.find((event) => event.detail?.subject === "emma-1")?.detail).toMatchObject({ locale: "en" });
+    } finally {
+      await db().update(user).set({ locale: "es" }).where(eq(user.id, ownerId));
+      expect((await admin({ intent: "disable", providerId: oidcId })).status).toBe(200);
+    }
+  });
+
   it("SAML: the ACS takes the IdP's cross-site POST (only that path), with the request cookie, into /app", async () => {
     const created = await admin({ intent: "create-saml", name: "Keycloak SAML", metadataXml: keycloak.metadata });
     expect(created.status).toBe(200);

@@ -556,6 +556,17 @@ for (const target of databaseTargets()) {
         await auth.updateSsoProvider(owner.member, samlId, { trustIdpMfa: true }, owner.meta());
         expect(await (await samlSignIn({ ...luisa, classRef: multi })).outcome()).toMatchObject({ mfaVerified: true });
         expect(await (await samlSignIn(luisa)).outcome()).toMatchObject({ mfaVerified: false });
+
+        // The member's language (decision 0163): the IdP's preferredLanguage attribute when mapped,
+        // else (no browser language here: the sign-in started without one) the organisation's.
+        const localeOf = async (email: string) =>
+          (await app.database.db.select({ locale: user.locale }).from(user).where(eq(user.email, email)))[0]?.locale;
+        expect(await localeOf("luisa@banco.example")).toBe("es");
+        const marc = { nameId: "marc@banco.example", email: "marc@banco.example", name: "Marc", groups: [] };
+        expect(await (await samlSignIn({ ...marc, preferredLanguage: "en-GB" })).outcome()).toMatchObject({
+          kind: "signed_in",
+        });
+        expect(await localeOf("marc@banco.example")).toBe("en");
       });
 
       it("sets a provider up from the IdP's metadata, by URL (through the guard) or pasted, with clear refusals", async () => {

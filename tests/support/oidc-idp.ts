@@ -16,6 +16,8 @@ export interface IdpUser {
   groups: string[];
   amr?: string[];
   acr?: string;
+  /** The OIDC `locale` claim (with the profile scope), when the IdP knows the person's language. */
+  locale?: string;
 }
 
 export async function startOidcIdp(clients: { clientId: string; clientSecret: string; redirectUri: string }[]) {
@@ -41,7 +43,7 @@ export async function startOidcIdp(clients: { clientId: string; clientSecret: st
       acr: null,
       openid: ["sub", "amr", "acr"],
       email: ["email", "email_verified"],
-      profile: ["name"],
+      profile: ["name", "locale"],
       groups: ["groups"],
     },
     scopes: ["openid", "email", "profile", "groups"],
@@ -61,6 +63,7 @@ export async function startOidcIdp(clients: { clientId: string; clientSecret: st
           email_verified: true,
           name: account.name,
           groups: account.groups,
+          ...(account.locale ? { locale: account.locale } : {}),
         }),
       };
     },

@@ -20,6 +20,8 @@ export interface SamlPerson {
   groups: string[];
   /** AuthnContextClassRef (e.g. …:MultiFactor or …:PasswordProtectedTransport). */
   classRef?: string;
+  /** The `preferredLanguage` attribute (inetOrgPerson), when the IdP maps the person's language. */
+  preferredLanguage?: string;
 }
 
 export type SamlOverrides = Partial<{
@@ -99,7 +101,7 @@ export function samlIdp(entityId: string, keys: "idp" | "other" = "idp") {
         }</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
         AttributeStatement: `<saml:AttributeStatement>${attribute("email", [person.email])}${attribute("displayName", [person.name])}${
           person.groups.length > 0 ? attribute("groups", person.groups) : ""
-        }</saml:AttributeStatement>`,
+        }${person.preferredLanguage ? attribute("preferredLanguage", [person.preferredLanguage]) : ""}</saml:AttributeStatement>`,
       };
       const info = request as unknown as Parameters<typeof idp.createLoginResponse>[1];
       const response = (await idp.createLoginResponse(

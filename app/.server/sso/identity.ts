@@ -1,3 +1,5 @@
+import { isLocale, type Locale } from "../../i18n/locales.ts";
+
 /** What an identity provider said about the person signing in, whatever the protocol. */
 export interface IdpIdentity {
   /** OIDC `sub`, SAML NameID: stable within the provider. */
@@ -10,6 +12,15 @@ export interface IdpIdentity {
   mfa: boolean;
   /** The raw MFA evidence, for the audit trail. */
   mfaEvidence: Record<string, unknown>;
+  /** The person's language when the IdP says it (OIDC `locale`, SAML `preferredLanguage`/`locale`) and we have it. */
+  locale?: Locale;
+}
+
+/** A language tag from an IdP ("en-US", "es_ES", "EN") as one of ours, or undefined (another language, or none). */
+export function localeOfTag(value: unknown): Locale | undefined {
+  if (typeof value !== "string") return undefined;
+  const primary = value.trim().toLowerCase().split(/[-_]/)[0] ?? "";
+  return isLocale(primary) ? primary : undefined;
 }
 
 /** A sign-in the IdP answered but we refuse: the reason is audited, never shown in detail. */

@@ -6,7 +6,7 @@
  */
 import * as client from "openid-client";
 import { type OutboundFetch, outboundFetch } from "../net/outbound.ts";
-import { groupsOf, type IdpIdentity, oidcSaysMfa, SsoRefused } from "./identity.ts";
+import { groupsOf, type IdpIdentity, localeOfTag, oidcSaysMfa, SsoRefused } from "./identity.ts";
 
 export interface OidcSettings {
   issuer: string;
@@ -102,7 +102,10 @@ export function oidcClient(allowPrivate: boolean) {
       const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
       if (!email || claims.email_verified === false) throw new SsoRefused("oidc: no verified email");
       const name = typeof claims.name === "string" && claims.name.trim() ? claims.name.trim() : email.split("@")[0]!;
+      // The standard `locale` claim (OpenID Connect Core 5.1), with the `profile` scope.
+      const locale = localeOfTag(claims.locale);
       return {
+        ...(locale ? { locale } : {}),
         subject: claims.sub,
         email,
         name,

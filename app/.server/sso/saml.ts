@@ -8,7 +8,7 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import * as samlify from "samlify";
-import { groupsOf, type IdpIdentity, SsoRefused, samlSaysMfa } from "./identity.ts";
+import { groupsOf, type IdpIdentity, localeOfTag, SsoRefused, samlSaysMfa } from "./identity.ts";
 import { samlSchemaValidator } from "./saml-schema.ts";
 
 samlify.setSchemaValidator(samlSchemaValidator);
@@ -41,6 +41,8 @@ const emailNames = [
   "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
 ];
 const nameNames = ["name", "displayname", "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name", "cn"];
+/** The person's language: inetOrgPerson's preferredLanguage (by name or OID), or a plain `locale`. */
+const localeNames = ["preferredlanguage", "urn:oid:2.16.840.1.113730.3.1.39", "locale", "language"];
 const groupNames = ["groups", "memberof", "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups", "role"];
 
 /** Entities built once per settings (samlify warns at each construction of an IdP without logout). */
@@ -201,8 +203,10 @@ export function samlServiceProvider() {
       const email = (first(emailNames) ?? (nameId.includes("@") ? nameId : "")).trim().toLowerCase();
       if (!nameId || !email) throw new SsoRefused("saml: no subject or email");
       const classRef = text(node(node(assertion.AuthnStatement).AuthnContext).AuthnContextClassRef);
+      const locale = localeOfTag(first(localeNames));
       return {
         identity: {
+          ...(locale ? { locale } : {}),
           subject: nameId,
           email,
           name: first(nameNames)?.trim() || email.split("@")[0]!,

@@ -3,6 +3,7 @@ import { authFailure, invalidForm } from "../../.server/auth/form-errors";
 import { appLocale, safeNext, withCookies } from "../../.server/auth/guard";
 import { AuthError } from "../../.server/auth/service";
 import { requestContext, servicesContext } from "../../.server/context";
+import { localeFromAcceptLanguage, localeFromCookie } from "../../.server/locale";
 import { FormAlert, FormField } from "../../components/app/form-field";
 import { appMessages } from "../../components/app/messages";
 import { SsoRedirect } from "../../components/app/sso-redirect";
@@ -31,7 +32,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const provider = await auth.ssoProviderForEmail(parsed.data.email);
     if (!provider) throw new AuthError("sso_no_provider");
     const next = safeNext(new URL(request.url).searchParams.get("next"));
-    const { url, setCookies } = await auth.beginSso(provider.id, { next });
+    // The browser's language, if it says one (not the default): a member made at this sign-in gets it.
+    const locale =
+      localeFromCookie(request.headers.get("cookie")) ??
+      localeFromAcceptLanguage(request.headers.get("accept-language"));
+    const { url, setCookies } = await auth.beginSso(provider.id, { next, locale });
     // The page sends the browser on (SsoRedirect): a 302 out of a form post breaks form-action 'self'.
     return data({ go: url, provider: provider.name }, { headers: withCookies(setCookies) });
   } catch (error) {

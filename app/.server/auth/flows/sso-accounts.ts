@@ -4,7 +4,8 @@
  * groups at every sign-in, and a session started with or without a verified second factor.
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { defaultLocale, isLocale, type Locale } from "../../../i18n/locales.ts";
 import type { Executor } from "../../audit/executor.ts";
 import { recordAudit } from "../../audit/record.ts";
 import { account, member, session, team, teamMember, user } from "../../db/schema/auth.ts";
@@ -110,12 +111,35 @@ export function ssoAccounts(ctx: AuthContext) {
    * The account behind an identity: linked before, created now (JIT), or a link waiting for the
    * existing account's owner. Never an account of another organisation.
    */
+  /**
+   * A JIT member's language (decision 0163): the IdP's (OIDC `locale`, SAML preferredLanguage), else
+   * the browser's at the sign-in start, else the organisation's (its first owner's), else Spanish.
+   */
+  async function newMemberLocale(
+    tx: Executor,
+    provider: ProviderRow,
+    identity: IdpIdentity,
+    browserLocale: string | null,
+  ): Promise<Locale> {
+    if (identity.locale) return identity.locale;
+    if (isLocale(browserLocale)) return browserLocale;
+    const [owner] = await tx
+      .select({ locale: user.locale })
+      .from(member)
+      .innerJoin(user, eq(user.id, member.userId))
+      .where(and(eq(member.organizationId, provider.organizationId), eq(member.role, "owner")))
+      .orderBy(asc(member.createdAt))
+      .limit(1);
+    return isLocale(owner?.locale) ? owner.locale : defaultLocale;
+  }
+
   async function resolve(
     tx: Executor,
     provider: ProviderRow,
     identity: IdpIdentity,
+    browserLocale: string | null = null,
   ): Promise<
-    | { kind: "user"; userId: string; created: boolean; provisioned?: boolean }
+    | { kind: "user"; userId: string; created: boolean; provisioned?: boolean; locale?: Locale }
     | { kind: "link"; userId: string; token: string }
   > {
     const [linked] = await tx
@@ -165,6 +189,7 @@ export function ssoAccounts(ctx: AuthContext) {
     }
     const id = randomUUID();
     const now = new Date();
+    const locale = await newMemberLocale(tx, provider, identity, browserLocale);
     await tx.insert(user).values({
       id,
       name: identity.name,
@@ -172,11 +197,11 @@ export function ssoAccounts(ctx: AuthContext) {
       emailVerified: true,
       createdAt: now,
       updatedAt: now,
-      locale: "es",
+      locale,
       role: "user",
     });
     await tx.insert(ssoIdentity).values({ providerId: provider.id, subject: identity.subject, userId: id });
-    return { kind: "user", userId: id, created: true };
+    return { kind: "user", userId: id, created: true, locale };
   }
 
   /** A session for the user, its cookie signed as better-auth signs it; verified when the IdP's MFA is trusted. */

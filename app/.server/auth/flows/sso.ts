@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { symmetricDecrypt } from "better-auth/crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
+import type { Locale } from "../../../i18n/locales.ts";
 import { user } from "../../db/schema/auth.ts";
 import {
   samlAssertionUsed,
@@ -134,7 +135,7 @@ export function ssoFlow(ctx: AuthContext) {
     }
     if (!provider.enabled) throw new SsoRefused("provider switched off");
     const outcome = await db.transaction(async (tx) => {
-      const found = await accounts.resolve(tx, provider, identity);
+      const found = await accounts.resolve(tx, provider, identity, request.locale);
       if (found.kind === "link") {
         await auditSso(tx, provider, null, "sso.link_pending", meta, subject);
         return found;
@@ -152,7 +153,11 @@ export function ssoFlow(ctx: AuthContext) {
         await auditSso(tx, provider, actor, "sso.linked", meta, { ...subject, provisioned: true });
       }
       if (found.created)
-        await auditSso(tx, provider, actor, "sso.provisioned", meta, { ...subject, role: applied.role });
+        await auditSso(tx, provider, actor, "sso.provisioned", meta, {
+          ...subject,
+          role: applied.role,
+          locale: found.locale,
+        });
       await auditSso(tx, provider, actor, "sso.sign_in", meta, {
         ...subject,
         role: applied.role,
@@ -194,10 +199,14 @@ export function ssoFlow(ctx: AuthContext) {
       return row?.verifiedAt ? { id: row.id, name: row.name } : null;
     },
 
-    /** Starts a sign-in (or an admin's test sign-in) at the provider: the URL to send the browser to. */
+    /**
+     * Starts a sign-in (or an admin's test sign-in) at the provider: the URL to send the browser to.
+     * `locale`: the browser's language (its locale cookie or Accept-Language), kept with the request
+     * for a member made at this sign-in when the IdP names none (decision 0163).
+     */
     async beginSso(
       providerId: string,
-      options: { next?: string; test?: { userId: string } } = {},
+      options: { next?: string; test?: { userId: string }; locale?: Locale | undefined } = {},
     ): Promise<{ url: string; setCookies: string[] }> {
       const provider = await providerById(providerId);
       if (!provider || (!options.test && !provider.enabled)) throw new AuthError("not_found");
@@ -208,6 +217,7 @@ export function ssoFlow(ctx: AuthContext) {
         purpose: options.test ? ("test" as const) : ("sign_in" as const),
         next: options.next ?? null,
         userId: options.test?.userId ?? null,
+        locale: options.locale ?? null,
         expiresAt,
       };
       if (provider.kind === "oidc") {

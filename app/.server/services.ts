@@ -29,6 +29,7 @@ import { createOutboxWorker, defaultOutboxSettings, type OutboxWorker } from "./
 import { handOverPending } from "./sources/ingest.ts";
 import { createJobs, type IngestJobs } from "./sources/jobs.ts";
 import { createSampleLoader } from "./sources/sample.ts";
+import { registerSsoJobs } from "./sso/jobs.ts";
 import { digestDeadlines } from "./triage/digest-deadlines.ts";
 import { configureReviewLinks } from "./triage/law-anchors.ts";
 import { runReminders } from "./triage/reminders.ts";
@@ -155,6 +156,8 @@ export async function createServices(config: Config, log: Logger, options: Servi
   // --- end audit ---
   // --- platform auth (issue 10, branch auth2) ---
   const auth: AuthService = createAuthService({ config, database, log });
+  // SAML providers set up by metadata URL follow their IdP's certificate rolls (decision 0163).
+  registerSsoJobs(kernel, log, { refreshAll: () => auth.refreshAllSamlMetadata() });
   // --- end auth ---
   const services: AppServices = {
     config,

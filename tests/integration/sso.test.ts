@@ -660,6 +660,110 @@ for (const target of databaseTargets()) {
         }
       });
 
+      it("follows the IdP's certificate roll: metadata re-read after a failed signature (once per few minutes) and daily; forged answers still refused", async () => {
+        const auth = app.services.auth;
+        const entity = "https://idp.banco.example/realms/roll";
+        const before = samlIdp(entity, "idp");
+        const rolled = samlIdp(entity, "other");
+        let current = before;
+        let fetches = 0;
+        let failing = false;
+        const served = http.createServer((req, res) => {
+          if (req.url !== "/metadata") return void res.writeHead(404).end();
+          fetches++;
+          if (failing) return void res.writeHead(503).end("down");
+          res.writeHead(200, { "content-type": "application/samlmetadata+xml" }).end(current.metadata);
+        });
+        await new Promise<void>((resolve) => served.listen(0, "127.0.0.1", resolve));
+        const metadataUrl = `http://127.0.0.1:${(served.address() as AddressInfo).port}/metadata`;
+        const id = await auth.createSsoProvider(
+          owner.member,
+          { kind: "saml", name: "Keycloak (roll)", metadataUrl },
+          owner.meta(),
+        );
+        const row = async () => (await app.database.db.select().from(ssoProvider).where(eq(ssoProvider.id, id)))[0];
+        /** An admin's test sign-in answered by `idp` (tampered with if asked). */
+        const attempt = async (idp: ReturnType<typeof samlIdp>, tamper?: (xml: string) => string) => {
+          const begun = await auth.beginSso(id, { test: { userId: owner.member.userId } });
+          const { samlResponse } = await idp.answer(begun.url, (await auth.samlMetadata(id)) ?? "", {
+            ...luisa,
+            nameId: "probe",
+          });
+          const posted = tamper ? encodeSaml(tamper(decodeSaml(samlResponse))) : samlResponse;
+          return auth.finishSaml(id, posted, carrying(owner.meta(), begun.setCookies));
+        };
+        const metadataAudits = async () =>
+          (
+            await listAuditEvents(app.database.db, owner.member.organizationId, {
+              action: "sso.metadata_changed",
+              limit: 10,
+            })
+          ).items;
+        const flat = (pem: string | null | undefined) => (pem ?? "").replace(/\s/g, "");
+        try {
+          expect(fetches).toBe(1);
+          expect((await row())?.samlMetadataFetchedAt).toBeInstanceOf(Date);
+          expect(await attempt(before)).toEqual({ kind: "tested", providerId: id });
+
+          // The IdP rolls to a new key: the first answer signed with it fails with the kept
+          // certificate, the metadata is read again, and the answer is accepted.
+          current = rolled;
+          expect(await attempt(rolled)).toEqual({ kind: "tested", providerId: id });
+          expect(fetches).toBe(2);
+          expect(flat((await row())?.samlCertificate)).toBe(flat(rolled.cert));
+          const [changed] = await metadataAudits();
+          expect(changed?.actor).toBeNull();
+          expect(changed?.detail).toMatchObject({
+            idp: "Keycloak (roll)",
+            protocol: "saml",
+            reason: "signature_failed",
+            entityId: entity,
+            certificate: { to: expect.any(String), from: expect.any(String) },
+          });
+
+          // An answer signed with the old key, and an unsigned one, are refused, and do not make
+          // the metadata be read again within the next few minutes.
+          await expect(attempt(before)).rejects.toMatchObject({ code: "sso_refused" });
+          await expect(
+            attempt(rolled, (xml) => xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/, "")),
+          ).rejects.toMatchObject({ code: "sso_refused" });
+          expect(fetches).toBe(2);
+          expect(flat((await row())?.samlCertificate)).toBe(flat(rolled.cert));
+          expect(await metadataAudits()).toHaveLength(1);
+
+          // The daily re-read (the kernel's job): a failing IdP leaves the certificate and says why
+          // on the admins' page; once it answers again, a roll back is taken, audited as scheduled.
+          failing = true;
+          expect(await auth.refreshAllSamlMetadata()).toMatchObject({ failed: 1 });
+          expect(await row()).toMatchObject({ samlMetadataError: "saml_metadata_unreachable" });
+          expect(flat((await row())?.samlCertificate)).toBe(flat(rolled.cert));
+          const context = pageContext(app.database, owner.member, { auth: app.services.auth });
+          const page = await adminSso.loader(
+            pageRequest("/app/admin/sso", context) as unknown as Parameters<typeof adminSso.loader>[0],
+          );
+          expect(page.providers.find((p) => p.id === id)?.metadata).toMatchObject({
+            url: metadataUrl,
+            fetchedAt: expect.any(String),
+            error: "saml_metadata_unreachable",
+          });
+          failing = false;
+          current = before;
+          expect(await auth.refreshAllSamlMetadata()).toMatchObject({ changed: 1, failed: 0 });
+          expect(await row()).toMatchObject({ samlMetadataError: null });
+          expect(flat((await row())?.samlCertificate)).toBe(flat(before.cert));
+          expect((await metadataAudits())[0]?.detail).toMatchObject({ reason: "scheduled" });
+          expect(await attempt(before)).toEqual({ kind: "tested", providerId: id });
+          // Metadata that now names another IdP is not taken.
+          current = samlIdp("https://evil.example/idp", "other");
+          expect(await auth.refreshAllSamlMetadata()).toMatchObject({ failed: 1 });
+          expect(await row()).toMatchObject({ samlMetadataError: "saml_metadata_other_idp", samlIdpEntityId: entity });
+          expect(flat((await row())?.samlCertificate)).toBe(flat(before.cert));
+        } finally {
+          await app.database.db.delete(ssoProvider).where(eq(ssoProvider.id, id));
+          await new Promise<void>((resolve) => served.close(() => resolve()));
+        }
+      });
+
       it("refuses an unsigned assertion, signature wrapping, a wrong audience, an expired or replayed one, another request's answer, an XML entity", async () => {
         const auth = app.services.auth;
         // Unsigned: the IdP's signature taken out.

@@ -21,6 +21,7 @@ import { setupFlow } from "./flows/setup.ts";
 import { signInFlow } from "./flows/sign-in.ts";
 import { ssoFlow } from "./flows/sso.ts";
 import { ssoAdminFlow } from "./flows/sso-admin.ts";
+import { samlMetadataFlow } from "./flows/sso-metadata.ts";
 
 export {
   AuthError,
@@ -48,6 +49,7 @@ export function createAuthService(deps: AuthDeps) {
     ...groupFlow(ctx),
     ...ssoFlow(ctx),
     ...ssoAdminFlow(ctx),
+    ...samlMetadataFlow(ctx),
     ...scimFlow(ctx),
     appendSetCookies,
   };

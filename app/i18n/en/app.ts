@@ -179,6 +179,13 @@ export const app: AppMessages = {
     byHand: "Or type the values in by hand",
     spMetadata: "Download the SP metadata (XML)",
     certificateUntil: "Certificate valid until",
+    metadataFetched:
+      "Metadata last read from {url} on {date}. We read it again daily and whenever a signature does not match, to follow the provider's certificate changes.",
+    metadataNotFetched:
+      "Metadata from {url}: not read again yet. We read it daily and whenever a signature does not match.",
+    metadataFailed: "It could not be read again ({date}); the stored certificate is still in use.",
+    metadataOtherIdp:
+      "The metadata at that URL describes another provider (another entity ID). Fix the URL or add the provider again.",
     testFirst: "Test the sign-in first: you can switch it on only after a test that worked.",
     add: "Add",
     domains: "Domains",

@@ -80,6 +80,7 @@ export const auditActions: AuditActionLabels = {
   "sso.domain_verified": "Domain verified for SSO",
   "sso.link_pending": "SSO account link pending",
   "sso.linked": "Account linked to the SSO provider",
+  "sso.metadata_changed": "SAML provider metadata updated (certificate or URL)",
   "sso.mapping_changed": "SSO group mapping changed",
   "sso.policy_changed": "SSO policy changed",
   "sso.provider_changed": "SSO provider changed",

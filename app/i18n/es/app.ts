@@ -183,6 +183,13 @@ export const app = {
     byHand: "O escribe los valores a mano",
     spMetadata: "Descargar los metadatos del SP (XML)",
     certificateUntil: "Certificado válido hasta",
+    metadataFetched:
+      "Metadatos leídos de {url} por última vez el {date}. Los volvemos a leer cada día y cuando una firma no coincide, para seguir los cambios de certificado del proveedor.",
+    metadataNotFetched:
+      "Metadatos de {url}: aún no se han vuelto a leer. Los leemos cada día y cuando una firma no coincide.",
+    metadataFailed: "No se pudieron volver a leer ({date}); seguimos usando el certificado guardado.",
+    metadataOtherIdp:
+      "Los metadatos de esa URL describen otro proveedor (otro ID de entidad). Corrige la URL o vuelve a añadir el proveedor.",
     testFirst: "Primero prueba el inicio de sesión: solo puedes activarlo después de una prueba correcta.",
     add: "Añadir",
     domains: "Dominios",

@@ -78,6 +78,7 @@ export const auditActions = {
   "sso.domain_verified": "Dominio verificado para SSO",
   "sso.link_pending": "Vinculación de cuenta SSO pendiente",
   "sso.linked": "Cuenta vinculada al proveedor SSO",
+  "sso.metadata_changed": "Metadatos SAML del proveedor actualizados (certificado o URL)",
   "sso.mapping_changed": "Correspondencia de grupos SSO modificada",
   "sso.policy_changed": "Política de SSO modificada",
   "sso.provider_changed": "Proveedor SSO modificado",

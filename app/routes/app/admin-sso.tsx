@@ -5,7 +5,7 @@ import { isRole } from "../../.server/auth/permissions";
 import { requestContext, servicesContext } from "../../.server/context";
 import { certificateValidTo } from "../../.server/sso/saml-metadata";
 import { FormAlert, FormField } from "../../components/app/form-field";
-import { appMessages, formatDateTime } from "../../components/app/messages";
+import { appMessages, fill, formatDateTime } from "../../components/app/messages";
 import { SsoRedirect } from "../../components/app/sso-redirect";
 import type { Route } from "./+types/admin-sso";
 
@@ -39,6 +39,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       trustIdpMfa: p.trustIdpMfa,
       urls: p.kind === "saml" ? auth.samlUrls(p.id) : null,
       certificateValidTo: p.samlCertificate ? (certificateValidTo(p.samlCertificate)?.toISOString() ?? null) : null,
+      // Set up by metadata URL: re-read daily and after a failed signature (decision 0163).
+      metadata: p.samlMetadataUrl
+        ? {
+            url: p.samlMetadataUrl,
+            fetchedAt: p.samlMetadataFetchedAt?.toISOString() ?? null,
+            attemptedAt: p.samlMetadataAttemptedAt?.toISOString() ?? null,
+            error: p.samlMetadataError,
+          }
+        : null,
       mappings: settings.mappings
         .filter((m) => m.providerId === p.id)
         .map((m) => ({ idpGroup: m.idpGroup, role: m.role, teamId: m.teamId })),
@@ -161,6 +170,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** A metadata re-read's stored problem (sso-metadata.ts) in the page's words. */
+function metadataProblem(t: ReturnType<typeof appMessages>, code: string): string {
+  if (code === "saml_metadata_other_idp") return t.ssoAdmin.metadataOtherIdp;
+  const errors = t.errors as Record<string, string>;
+  return errors[code] ?? t.errors.generic;
+}
+
 function Copy({ label, value, id }: { label: string; value: string; id: string }) {
   return (
     <div className="mb-2">
@@ -230,6 +246,28 @@ export default function AdminSso({ loaderData, actionData }: Route.ComponentProp
                       </>
                     ) : null}
                   </p>
+                  {p.metadata ? (
+                    <div className="small mb-2" data-testid={`metadata-${p.id}`}>
+                      <p className="mb-1">
+                        {p.metadata.fetchedAt
+                          ? fill(s.metadataFetched, {
+                              url: p.metadata.url,
+                              date: formatDateTime(p.metadata.fetchedAt, locale),
+                            })
+                          : fill(s.metadataNotFetched, { url: p.metadata.url })}
+                      </p>
+                      {p.metadata.error ? (
+                        <p className="mb-1 text-danger-emphasis" data-testid={`metadata-error-${p.id}`}>
+                          <strong>
+                            {fill(s.metadataFailed, {
+                              date: p.metadata.attemptedAt ? formatDateTime(p.metadata.attemptedAt, locale) : "",
+                            })}
+                          </strong>{" "}
+                          {metadataProblem(t, p.metadata.error)}
+                        </p>
+                      ) : null}
+                    </div>
+                  ) : null}
                 </>
               ) : null}
               {p.enabled || p.testedAt ? null : (

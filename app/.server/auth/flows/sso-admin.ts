@@ -9,14 +9,9 @@ import { symmetricEncrypt } from "better-auth/crypto";
 import { and, asc, eq, inArray, isNull, ne } from "drizzle-orm";
 import { member, session, team } from "../../db/schema/auth.ts";
 import { ssoDomain, ssoGroupMapping, ssoPolicy, ssoProvider } from "../../db/schema/sso.ts";
-import { outboundFetch, validateOutboundUrl } from "../../net/outbound.ts";
-import {
-  type IdpMetadata,
-  maxMetadataBytes,
-  readCertificate,
-  readIdpMetadata,
-  SamlMetadataError,
-} from "../../sso/saml-metadata.ts";
+import { validateOutboundUrl } from "../../net/outbound.ts";
+import { type IdpMetadata, readCertificate, readIdpMetadata, SamlMetadataError } from "../../sso/saml-metadata.ts";
+import { fetchSamlMetadata } from "../../sso/saml-metadata-fetch.ts";
 import { isRole, type MemberInfo, type Role } from "../permissions.ts";
 import { AuthError, type RequestMeta } from "../types.ts";
 import { type AuthContext, auditByMember } from "./context.ts";
@@ -86,11 +81,7 @@ export function ssoAdminFlow(ctx: AuthContext) {
   async function fetchMetadata(url: string): Promise<string> {
     await checkUrl(url);
     try {
-      const response = await outboundFetch(policy, { timeoutMs: 10_000, maxBytes: maxMetadataBytes })(url, {
-        headers: { accept: "application/samlmetadata+xml, application/xml, text/xml" },
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return await response.text();
+      return await fetchSamlMetadata(policy, url);
     } catch (error) {
       ctx.log.warn({ url, err: (error as Error).message }, "SAML metadata not fetched");
       throw new AuthError("saml_metadata_unreachable");
@@ -174,6 +165,7 @@ export function ssoAdminFlow(ctx: AuthContext) {
             samlIdpEntityId: values.entityId,
             samlCertificate: values.certificate,
             samlMetadataUrl: values.metadataUrl,
+            ...(values.metadataUrl ? { samlMetadataFetchedAt: new Date() } : {}),
           });
           await auditByMember(
             tx,

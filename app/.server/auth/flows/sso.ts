@@ -23,6 +23,7 @@ import type * as Saml from "../../sso/saml.ts";
 import { AuthError, hashSecretToken, type RequestMeta, type SessionInfo } from "../types.ts";
 import type { AuthContext } from "./context.ts";
 import { auditSso, type ProviderRow, ssoAccounts } from "./sso-accounts.ts";
+import { samlMetadataFlow } from "./sso-metadata.ts";
 
 /**
  * SAML's libraries (samlify, xmllint compiled to JavaScript, XML signature and X.509 code) load at
@@ -66,6 +67,7 @@ export type SsoOutcome =
 export function ssoFlow(ctx: AuthContext) {
   const { db, config, appUrl, secretConfig } = ctx;
   const accounts = ssoAccounts(ctx);
+  const metadata = samlMetadataFlow(ctx);
   const oidc = oidcClient(config.allowPrivateIdpUrls);
   const oidcCallback = () => appUrl("/app/sso/oidc/callback");
   const bindCookie = (id: string) => ssoRequestCookie(id, config.siteUrl);
@@ -102,6 +104,26 @@ export function ssoFlow(ctx: AuthContext) {
     }
     const clientSecret = await symmetricDecrypt({ key: await secretConfig(), data: provider.oidcClientSecret });
     return { issuer: provider.oidcIssuer, clientId: provider.oidcClientId, clientSecret, scopes: provider.oidcScopes };
+  }
+
+  /**
+   * The SAML answer checked against the provider's certificate; when its signature fails and the
+   * provider was set up by metadata URL, the IdP may have rolled its certificate: the metadata is
+   * read again (at most once per few minutes per provider, decision 0163) and, if it changed, the
+   * answer is checked once more against the new one. Anything else is refused as before.
+   */
+  async function samlAnswer(provider: ProviderRow, encoded: string, requestId: string) {
+    const sp = await saml();
+    try {
+      return await sp.finish(samlSettings(provider), encoded, requestId);
+    } catch (error) {
+      const signatureFailed = error instanceof SsoRefused && /signature|certificate/i.test(error.reason);
+      if (!signatureFailed || !provider.samlMetadataUrl) throw error;
+      if ((await metadata.refreshSamlMetadata(provider.id, "signature_failed")) !== "changed") throw error;
+      const refreshed = await providerById(provider.id);
+      if (!refreshed) throw error;
+      return await sp.finish(samlSettings(refreshed), encoded, requestId);
+    }
   }
 
   /** The one-time request a callback answers: consumed here, whatever follows. */
@@ -293,7 +315,7 @@ export function ssoFlow(ctx: AuthContext) {
         }
         const request = await takeRequest(inResponseTo);
         if (request?.providerId !== provider.id) throw new SsoRefused("saml: InResponseTo of no request of ours");
-        const answer = await (await saml()).finish(samlSettings(provider), encoded, request.id);
+        const answer = await samlAnswer(provider, encoded, request.id);
         await db.delete(samlAssertionUsed).where(lt(samlAssertionUsed.expiresAt, new Date()));
         const fresh = await db
           .insert(samlAssertionUsed)

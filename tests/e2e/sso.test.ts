@@ -133,8 +133,8 @@ describe("SSO sign-in in Chromium", () => {
         });
         await expect
           .poll(async () => (await page.getByRole("heading", { level: 1 }).textContent())?.toLowerCase())
-          // A JIT account starts in Spanish (the account's language wins over the visitor's cookie once signed in).
-          .toContain("segundo factor");
+          // A JIT account starts in the browser's language (its locale cookie here; decision 0163).
+          .toContain(person.locale === "es" ? "segundo factor" : "second factor");
         await expectNoSidewaysScroll(page);
         await page.screenshot({
           path: path.join(shots, `sso-landed-${person.locale}-${person.width}.png`),

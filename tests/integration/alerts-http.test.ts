@@ -119,6 +119,9 @@ describe("alerts over HTTP", () => {
       documentId,
       title: "Real Decreto de blanqueo de capitales",
       profileId: expect.any(String),
+      profileName: "Blanqueo",
+      // Why, in the Alerts page's words and the member's language (decision 0163).
+      why: expect.stringMatching(/^Coincide con tu perfil «Blanqueo»: área Prevención del blanqueo/),
     });
     await page.cancel();
 

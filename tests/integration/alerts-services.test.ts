@@ -89,7 +89,7 @@ describe("alerts wired in the services", () => {
     const data = JSON.parse(sse.events[0]?.data ?? "{}");
     expect(sse.events[0]?.event).toBe("alert");
     expect(sse.events[0]?.id).toBe(String(data.alertId));
-    expect(Object.keys(data).sort()).toEqual(["alertId", "documentId", "profileId", "title"]);
+    expect(Object.keys(data).sort()).toEqual(["alertId", "documentId", "profileId", "profileName", "title", "why"]);
     expect(data).toMatchObject({ documentId, title: "Orden sobre blanqueo de capitales" });
     expect(await unreadCount(app.database.db, owner.member.userId)).toBe(1);
     // The group's member gets the group profile's alert.

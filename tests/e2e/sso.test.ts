@@ -7,6 +7,8 @@
  * Screenshots go to screenshots/sso/ to be looked at.
  */
 import { mkdirSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
@@ -15,6 +17,7 @@ import { launchBrowser, openPage, switchColorMode } from "../support/browser.ts"
 import { startInProcessServer } from "../support/in-process-server.ts";
 import { browse, startOidcIdp } from "../support/oidc-idp.ts";
 import { type SignedIn, setupOwner } from "../support/platform-members.ts";
+import { samlIdp } from "../support/saml-idp.ts";
 import { projectRoot } from "../support/server.ts";
 
 const shots = path.join(projectRoot, "screenshots", "sso");
@@ -22,6 +25,7 @@ let server: Awaited<ReturnType<typeof startInProcessServer>>;
 let idp: Awaited<ReturnType<typeof startOidcIdp>>;
 let browser: Browser;
 let owner: SignedIn;
+let metadataServer: http.Server | undefined;
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
@@ -44,6 +48,27 @@ beforeAll(async () => {
   meta.headers.set("cookie", `${meta.headers.get("cookie")}; ${begun.setCookies[0]!.split(";")[0]}`);
   await auth.finishOidc(await browse(begun.url, callback), meta);
   await auth.setSsoProviderEnabled(owner.member, id, true, owner.meta());
+  // A SAML provider set up by metadata URL whose IdP then stops answering (decision 0163): the
+  // settings page shows when the metadata was last read and why the daily re-read failed.
+  const keycloak = samlIdp("https://idp.banco.example/realms/banco");
+  let metadataUp = true;
+  metadataServer = http.createServer((_req, res) => {
+    if (metadataUp) res.writeHead(200, { "content-type": "application/samlmetadata+xml" }).end(keycloak.metadata);
+    else res.writeHead(503).end();
+  });
+  const listening = metadataServer;
+  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
+  await auth.createSsoProvider(
+    owner.member,
+    {
+      kind: "saml",
+      name: "Keycloak SAML",
+      metadataUrl: `http://127.0.0.1:${(listening.address() as AddressInfo).port}/metadata`,
+    },
+    owner.meta(),
+  );
+  metadataUp = false;
+  expect(await auth.refreshAllSamlMetadata()).toMatchObject({ failed: 1 });
   browser = await launchBrowser();
 }, 180_000);
 
@@ -51,6 +76,7 @@ afterAll(async () => {
   await browser?.close();
   await idp?.close();
   await server?.stop();
+  await new Promise((resolve) => (metadataServer ? metadataServer.close(resolve) : resolve(undefined)));
 });
 
 interface AxeViolation {
@@ -176,11 +202,22 @@ describe("SSO sign-in in Chromium", () => {
         });
         expect(switched.status()).toBe(302);
         await page.goto(`${server.url}/app/admin/sso`);
+        // The SAML provider read by URL: when, and the last re-read's failure, in words.
+        const metadata = page.locator("[data-testid^=metadata-]").first();
+        expect(await metadata.textContent()).toContain(
+          locale === "es" ? "Metadatos leídos de http://127.0.0.1:" : "Metadata last read from http://127.0.0.1:",
+        );
+        expect(await metadata.textContent()).toContain(
+          locale === "es" ? "La URL de metadatos no ha respondido" : "The metadata URL did not answer",
+        );
         for (const width of [1440, 390]) {
           await page.setViewportSize({ width, height: 900 });
           await expectNoSidewaysScroll(page);
           await expectAxeClean(page, `/app/admin/sso ${locale} ${width}`);
           await page.screenshot({ path: path.join(shots, `admin-sso-${locale}-${width}.png`), fullPage: true });
+          await page
+            .locator("article", { has: page.locator("[data-testid^=metadata-]") })
+            .screenshot({ path: path.join(shots, `admin-sso-saml-metadata-${locale}-${width}.png`) });
         }
         // Keyboard: to the metadata URL field, then the "by hand" section opened with Enter.
         await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

@@ -184,6 +184,7 @@ export const app: AppMessages = {
     metadataNotFetched:
       "Metadata from {url}: not read again yet. We read it daily and whenever a signature does not match.",
     metadataFailed: "It could not be read again ({date}); the stored certificate is still in use.",
+    metadataUnreachable: "The metadata URL did not answer, or is not an allowed address.",
     metadataOtherIdp:
       "The metadata at that URL describes another provider (another entity ID). Fix the URL or add the provider again.",
     testFirst: "Test the sign-in first: you can switch it on only after a test that worked.",

@@ -188,6 +188,7 @@ export const app = {
     metadataNotFetched:
       "Metadatos de {url}: aún no se han vuelto a leer. Los leemos cada día y cuando una firma no coincide.",
     metadataFailed: "No se pudieron volver a leer ({date}); seguimos usando el certificado guardado.",
+    metadataUnreachable: "La URL de metadatos no ha respondido o no es una dirección permitida.",
     metadataOtherIdp:
       "Los metadatos de esa URL describen otro proveedor (otro ID de entidad). Corrige la URL o vuelve a añadir el proveedor.",
     testFirst: "Primero prueba el inicio de sesión: solo puedes activarlo después de una prueba correcta.",

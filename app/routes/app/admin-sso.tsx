@@ -173,6 +173,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** A metadata re-read's stored problem (sso-metadata.ts) in the page's words. */
 function metadataProblem(t: ReturnType<typeof appMessages>, code: string): string {
   if (code === "saml_metadata_other_idp") return t.ssoAdmin.metadataOtherIdp;
+  if (code === "saml_metadata_unreachable") return t.ssoAdmin.metadataUnreachable;
   const errors = t.errors as Record<string, string>;
   return errors[code] ?? t.errors.generic;
 }

@@ -38,6 +38,10 @@ let member: SignedIn;
 /** The owner of a second organisation (issue 37's visitor). */
 let secondOwner: SignedIn;
 let documentId = "";
+/** A group profile of the story (its edit page and its feed page). */
+let groupProfileId = "";
+/** An obligation anchored to article 9 of the law (its review page). */
+let lawObligationId = "";
 /** Seconds each part took (reported by the last test). */
 const timings: Record<string, number> = {};
 
@@ -74,6 +78,28 @@ beforeAll(async () => {
   // The organisation reaches the law once one of its members follows it (decision 0124): the member does.
   await database.rows(sql`insert into alert_profiles (id, organization_id, user_id, name, email_mode, law_id)
     values (${randomUUID()}::uuid, ${member.member.organizationId}, ${member.member.userId}, 'Ley 39/2015', 'off', ${lawId})`);
+  groupProfileId =
+    (
+      await database.rows<{ id: string }>(
+        sql`select id::text as id from alert_profiles where organization_id = ${owner.member.organizationId} and group_id is not null limit 1`,
+      )
+    )[0]?.id ?? "";
+  // An obligation anchored to article 9, recorded as a person does (the form's POST).
+  const recorded = await fetch(`${server.url}/app/laws/${lawId}/obligations/new`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: owner.cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      block: "a9",
+      version: "BOE-A-2019-15790",
+      title: "Identificar a los interesados",
+      description: "",
+      owner: "",
+      dueOn: "",
+      reference: "",
+    }),
+  });
+  lawObligationId = new URL(recorded.headers.get("location") ?? "/", server.url).searchParams.get("recorded") ?? "";
   const other = await auth.createOrganizationWithOwnerInvitation({
     name: "Org B",
     adminEmail: "carl@b.example",
@@ -151,6 +177,24 @@ async function layoutProblems(page: Page, width: number): Promise<Problem[]> {
         .slice(0, 5)
         .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 60)}`);
       problems.push({ what: "wider than the screen", detail: { scrollWidth, culprits } });
+    }
+    // On a phone (tables as cards): a label with nothing under it, a table pushed sideways.
+    if (limit < 768) {
+      const emptyLabels = [...document.querySelectorAll<HTMLElement>(".table-cards [data-label]")]
+        .filter(
+          (cell) =>
+            cell.offsetParent !== null &&
+            (cell.textContent ?? "").trim() === "" &&
+            !cell.querySelector("input, select, button, a"),
+        )
+        .map((cell) => cell.dataset.label);
+      if (emptyLabels.length > 0) problems.push({ what: "label without a value", detail: emptyLabels.slice(0, 5) });
+      const sideways = [...document.querySelectorAll<HTMLElement>("main .table-responsive")]
+        // (a law's own tables, in its text or its comparison, keep their columns and scroll)
+        .filter((box) => !box.closest(".law-text, .law-diff") && box.offsetParent !== null)
+        .filter((box) => box.scrollWidth > box.clientWidth + 1)
+        .map((box) => (box.querySelector("th")?.textContent ?? "").trim().slice(0, 40));
+      if (sideways.length > 0) problems.push({ what: "a table scrolls sideways", detail: sideways });
     }
     const describe = (element: Element) => {
       const text = (element.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
@@ -231,7 +275,7 @@ async function checkPages(page: Page, paths: readonly string[], first: "light" |
 }
 
 /** The pages a signed-in visitor reaches: the header's links, the account, and pages behind them. */
-async function pagesOf(page: Page) {
+async function pagesOf(page: Page, role: "owner" | "member") {
   await page.goto(`${server.url}/app`);
   const linked = await page
     .locator("header a[href^='/app']")
@@ -248,6 +292,19 @@ async function pagesOf(page: Page) {
       `/app/laws/${lawId}`,
       `/app/laws/${lawId}/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790`,
       `/app/laws/${lawId}/compare?block=a9&from=BOE-A-2015-10565&to=BOE-A-2019-15790&view=side`,
+      // Issue 39's pages: saved searches, the catalogue, an obligation on an article and its review.
+      "/app/searches",
+      "/app/laws/catalogue?q=procedimiento",
+      `/app/laws/${lawId}/obligations/new?block=a9&version=BOE-A-2019-15790`,
+      `/app/obligations/${lawObligationId}/review`,
+      "/app/obligations?review=1",
+      ...(role === "owner"
+        ? [
+            `/app/evidence?document=${documentId}`,
+            `/app/profiles/${groupProfileId}`,
+            `/app/profiles/${groupProfileId}/feed`,
+          ]
+        : []),
     ]),
   ];
 }
@@ -257,7 +314,7 @@ describe("every /app page at 320, 390, 768 and 1440 px, light and dark, es and e
     const started = performance.now();
     const context = await contextFor(null);
     const page = await context.newPage();
-    const paths = ["/app/login", "/app/reset", "/app/reset/not-a-token", "/app/invite/not-a-token"];
+    const paths = ["/app/login", "/app/reset", "/app/reset/not-a-token", "/app/invite/not-a-token", "/app/sso"];
     for (const [locale, first] of [
       ["es", "light"],
       ["en", "dark"],
@@ -275,9 +332,21 @@ describe("every /app page at 320, 390, 768 and 1440 px, light and dark, es and e
       const signedIn = role === "owner" ? owner : member;
       const context = await contextFor(signedIn);
       const page = await context.newPage();
-      const paths = await pagesOf(page);
-      if (role === "owner") expect(paths).toEqual(expect.arrayContaining(["/app/admin/tokens", "/app/admin/audit"]));
-      else expect(paths.some((p) => p.startsWith("/app/admin"))).toBe(false);
+      const paths = await pagesOf(page, role);
+      expect(lawObligationId).not.toBe("");
+      if (role === "owner") {
+        expect(paths).toEqual(
+          expect.arrayContaining([
+            "/app/admin/tokens",
+            "/app/admin/audit",
+            "/app/admin/webhooks",
+            "/app/admin/sso",
+            "/app/admin/corrections",
+            "/app/admin/sources",
+            "/app/admin/members",
+          ]),
+        );
+      } else expect(paths.some((p) => p.startsWith("/app/admin"))).toBe(false);
       for (const [locale, first] of [
         ["es", "light"],
         ["en", "dark"],

@@ -151,7 +151,7 @@ describe("an obligation anchored to a law's article, in the browser", () => {
     await page.getByLabel("Título").focus();
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/app\/obligations\?law=/);
-    await page.getByText(/Obligación registrada en Artículo\s28\./).waitFor();
+    await page.getByText(/Obligación registrada \(Artículo\s28\)\./).waitFor();
     const register = page.getByTestId("obligations-register");
     await register.getByRole("link", { name: /Artículo\s28 · BOE-A-2015-10565/ }).waitFor();
     await checkBothWidths(page, "register-es");

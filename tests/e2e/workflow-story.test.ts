@@ -258,7 +258,7 @@ describe("issue 39: from publication to proof, in the browser", () => {
     await page.getByLabel("Título").fill("No pedir al interesado documentos que ya tiene la Administración");
     await page.getByLabel("Responsable").selectOption({ label: "Ana" });
     await page.getByRole("button", { name: "Guardar la obligación" }).click();
-    await page.getByText(/Obligación registrada en Artículo\s28\./).waitFor();
+    await page.getByText(/Obligación registrada \(Artículo\s28\)\./).waitFor();
     await pageIsClean(page, "obligations es 1440");
     step("obligation");
 

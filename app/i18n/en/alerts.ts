@@ -81,7 +81,7 @@ export const alerts: AlertsMessages = {
     relevance: { high: "High", medium: "Medium or high", low: "Low or above" },
     keywords: "Keywords (one per line)",
     keywordsHelp: "One is enough. Case and accents are ignored; title and text are searched.",
-    query: "Saved search",
+    query: "Text search",
     queryHelp:
       "As in the search box: every word must appear in the title or the text; “phrases” in quotes, -word to exclude, OR between alternatives and word* for words starting so. No word forms or translations.",
     channelsLegend: "How we tell you",

@@ -80,7 +80,7 @@ export const alerts = {
     relevance: { high: "Alta", medium: "Media o alta", low: "Baja o más" },
     keywords: "Palabras clave (una por línea)",
     keywordsHelp: "Basta con que aparezca una. Sin distinguir mayúsculas ni tildes, en el título y el texto.",
-    query: "Búsqueda guardada",
+    query: "Búsqueda en el texto",
     queryHelp:
       "Como en el buscador: todas las palabras deben aparecer en el título o el texto; «frases» entre comillas, -palabra para excluir, OR entre alternativas y palabra* para las que empiezan así. Sin variantes de las palabras ni traducciones.",
     channelsLegend: "Cómo te avisamos",

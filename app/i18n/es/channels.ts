@@ -18,7 +18,7 @@ export const channels = {
     overdue: "venció el {date}",
     dueToday: "vence hoy",
     dueOn: "vence el {date}",
-    review: "Revisar la obligación «{title}»: ha cambiado {article} de «{document}»",
+    review: "Revisar la obligación «{title}»: ha cambiado el texto de «{document}» ({article})",
     reviewNeeded: "revisión necesaria",
   },
   why: {

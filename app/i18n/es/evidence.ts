@@ -119,7 +119,7 @@ export const evidence = {
     official: "Fuente oficial",
     lawObligations: {
       heading: "Obligaciones en artículos de leyes y sus revisiones",
-      anchor: "{article} de {law}, versión de {norm}",
+      anchor: "{article} · {law}, versión de {norm}",
       review: "Revisión",
       from: "Antes",
       to: "Después",

@@ -113,7 +113,7 @@ export const laws = {
   },
   compare: {
     title: "Comparar versiones",
-    lead: "Las palabras añadidas y suprimidas entre dos redacciones de {block}.",
+    lead: "Las palabras añadidas y suprimidas entre dos redacciones del mismo texto ({block}).",
     block: "Artículo o parte",
     from: "Versión anterior",
     to: "Versión posterior",

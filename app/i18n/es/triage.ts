@@ -125,7 +125,7 @@ export const triage = {
     version: "Versión de {norm}, publicada el {published}",
     wording: "Redacción de esta versión",
     back: "Volver al artículo",
-    saved: "Obligación registrada en {article}.",
+    saved: "Obligación registrada ({article}).",
     notFollowed: "Solo puedes anclar obligaciones a leyes que sigue tu organización.",
   },
   review: {

@@ -113,6 +113,10 @@ describe("alerts in the browser", () => {
     const why = page.getByTestId("recent-alert-why").first();
     expect(await why.textContent()).toBe("Por qué: Coincide con tu perfil «Blanqueo»: términos: «capitales»");
     expect(await why.locator(".visually-hidden").textContent()).toBe("Por qué: ");
+    if (process.env.ALERTS_SCREENSHOTS) {
+      mkdirSync(process.env.ALERTS_SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(process.env.ALERTS_SCREENSHOTS, "centre-live-390-dark.png") });
+    }
     // At 390 px the panel stays inside the viewport.
     const box = await page.locator(".app-alerts-panel").boundingBox();
     expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);

@@ -2,8 +2,9 @@
  * Issue 40, seen in the screenshots at 390 px (docs/screenshots-app.md): tables that stayed
  * tables on a phone (the followed laws pushed "Última actualización" and "Dejar de seguir" off
  * screen; the document's provenance cut its URL one character a line), the owner's own member
- * card with an "Acciones" label over nothing, a relation to a followed law said "no está en la
- * plataforma", and an empty triage queue said "con estos filtros" without any filter.
+ * card with an "Acciones" label over nothing (and an accepted invitation that "caduca"), a
+ * relation to a followed law said "no está en la plataforma", and an empty triage queue said
+ * "con estos filtros" without any filter.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -136,6 +137,10 @@ describe("at 390 px, in Spanish", () => {
     expect(await phoneProblems(page)).toEqual({ emptyLabels: [], sideways: [] });
     // The member's card keeps its actions under their label.
     expect(await page.locator('td[data-label="Acciones"]').count()).toBe(1);
+    // Eva's invitation was accepted: it no longer "expires".
+    const invitation = page.getByTestId("invitation-row");
+    expect(await invitation.textContent()).toContain("Aceptada");
+    expect(await invitation.textContent()).not.toContain("Caduca");
     await page.context().close();
   }, 60_000);
 

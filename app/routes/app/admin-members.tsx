@@ -245,9 +245,12 @@ export default function AdminMembers({ loaderData, actionData }: Route.Component
                 <span className="me-auto text-break">
                   {row.email} · {t.roles[row.role]} ·{" "}
                   {t.members.statuses[row.status as keyof typeof t.members.statuses] ?? row.status}
-                  <span className="d-block small text-body-secondary">
-                    {t.members.expires}: {formatDateTime(row.expiresAt, locale)}
-                  </span>
+                  {/* Only a pending invitation can expire: an accepted or revoked one has no deadline left. */}
+                  {row.status === "pending" ? (
+                    <span className="d-block small text-body-secondary" data-testid="invitation-expires">
+                      {t.members.expires}: {formatDateTime(row.expiresAt, locale)}
+                    </span>
+                  ) : null}
                 </span>
                 {row.status === "pending" ? (
                   <>

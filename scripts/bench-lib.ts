@@ -100,6 +100,16 @@ export async function startMeasuredServer(
 }
 
 /** Polls /proc/<pid>/status; the peak is the larger of the kernel's VmHWM and the largest VmRSS seen. */
+/** A process's resident set now (VmRSS), 0 once it has exited. */
+export function currentRss(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export class MemoryWatch {
   peakBytes = 0;
   private readonly pid: number;

@@ -40,7 +40,7 @@ import { startReceiver } from "../tests/support/alerts-fixtures.ts";
 import { setupOwnerOverHttp } from "../tests/support/http-session.ts";
 import { ingestedDay, startReplayProcess } from "../tests/support/replay-process.ts";
 import { freePort, projectRoot, type RunningServer, startServer } from "../tests/support/server.ts";
-import { benchEnv, formatBytes, MemoryWatch, percentile, rawRequest, sleep } from "./bench-lib.ts";
+import { benchEnv, currentRss, formatBytes, MemoryWatch, percentile, rawRequest, sleep } from "./bench-lib.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -351,6 +351,8 @@ try {
   const startToHealthyMs = performance.now() - spawnedAt;
   let rssAfter = 0;
   try {
+    // What the streams themselves hold: the resident set just before and just after they open.
+    const rssBeforeStreams = currentRss(server.child.pid!);
     log(`started (warm) in ${ms(startToHealthyMs)}; opening ${who.length} event streams`);
     const opened = performance.now();
     const streams = await openStreams(`${server.url}/app/events`, who);
@@ -362,6 +364,11 @@ try {
       `${streams.length - refused.length} streams open in ${s(performance.now() - opened)}, ${refused.length} refused ${refusedStatuses.join(" ")}`,
     );
     const rssStreams = memory.peakBytes;
+    await sleep(2000);
+    const rssWithStreams = currentRss(server.child.pid!);
+    log(
+      `server RSS ${formatBytes(rssBeforeStreams)} before the streams, ${formatBytes(rssWithStreams)} with them: ${formatBytes((rssWithStreams - rssBeforeStreams) / Math.max(1, streams.length - refused.length))} a stream`,
+    );
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const elu0 = performance.eventLoopUtilization();

@@ -90,12 +90,7 @@ export async function recentAlerts(
 ): Promise<InboxAlert[]> {
   const rows = await db
     .select({
-      alertId: alerts.id,
-      documentId: alerts.documentId,
-      title: alerts.title,
-      profileId: alerts.profileId,
-      profileName: alertProfiles.name,
-      why: alerts.why,
+      ...alertEventColumns,
       createdAt: alerts.createdAt,
       readAt: alerts.readAt,
     })

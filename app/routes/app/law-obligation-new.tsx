@@ -5,13 +5,7 @@ import { lawObligationFormAction, lawObligationFormView } from "../../.server/tr
 import { FormAlert } from "../../components/app/form-field";
 import { blockTitle, formatLawDate } from "../../components/app/laws/messages";
 import { fill } from "../../components/app/messages";
-import {
-  AssigneeOptions,
-  FieldError,
-  InputField,
-  SelectField,
-  triageMessages,
-} from "../../components/app/triage/fields";
+import { FieldError, ObligationFields, triageMessages } from "../../components/app/triage/fields";
 import type { Route } from "./+types/law-obligation-new";
 
 export const handle = { layout: "bare" };
@@ -55,7 +49,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function LawObligationNew({ loaderData, actionData }: Route.ComponentProps) {
   const { locale, view } = loaderData;
   const t = triageMessages(locale);
-  const o = t.obligations;
   const l = t.lawObligation;
   const errors = actionData && !actionData.ok ? actionData.errors : {};
   const values = actionData && !actionData.ok ? actionData.values : undefined;
@@ -77,46 +70,15 @@ export default function LawObligationNew({ loaderData, actionData }: Route.Compo
           <Form method="post" noValidate>
             <input type="hidden" name="block" value={view.block.blockId} />
             <input type="hidden" name="version" value={view.version.normId} />
-            <InputField id="lo-title" name="title" label={o.title} value={values?.title ?? ""} errors={errors.title} />
-            <InputField
-              id="lo-description"
-              name="description"
-              label={o.description}
-              value={values?.description ?? ""}
-              errors={errors.description}
+            <ObligationFields
+              idPrefix="lo"
+              people={view.people}
+              locale={locale}
+              values={values}
+              errors={errors}
+              fieldClassName="mb-2"
+              buttonClassName="btn btn-primary"
             />
-            <div className="row g-2">
-              <SelectField
-                id="lo-owner"
-                name="owner"
-                label={o.owner}
-                value={values?.owner ?? ""}
-                errors={errors.owner}
-                className="col-sm-6 mb-2"
-              >
-                <AssigneeOptions people={view.people} locale={locale} />
-              </SelectField>
-              <InputField
-                id="lo-due"
-                name="dueOn"
-                type="date"
-                label={o.dueOn}
-                value={values?.dueOn ?? ""}
-                errors={errors.dueOn}
-                className="col-sm-6 mb-2"
-              />
-            </div>
-            <InputField
-              id="lo-reference"
-              name="reference"
-              label={o.reference}
-              hint={o.referenceHint}
-              value={values?.reference ?? ""}
-              errors={errors.reference}
-            />
-            <button type="submit" className="btn btn-primary">
-              {o.save}
-            </button>
           </Form>
         </div>
         <div className="col-lg-5">

@@ -145,3 +145,81 @@ export function formatDueDay(day: string | null, locale: Locale): string {
 export function OverdueBadge({ locale }: { locale: Locale }) {
   return <span className="badge text-bg-danger ms-1">{triageMessages(locale).panel.overdue}</span>;
 }
+
+/**
+ * An obligation's own fields (title, description, owner, due date, reference, the save button):
+ * the same in the document's triage panel and on a law article's obligation page; each form adds
+ * its anchor before them.
+ */
+export function ObligationFields({
+  idPrefix,
+  people,
+  locale,
+  values,
+  errors,
+  fieldClassName,
+  buttonClassName,
+}: {
+  /** Prefix of the fields' ids ("ob" in the triage panel, "lo" on the law page's form). */
+  idPrefix: string;
+  people: People;
+  locale: Locale;
+  values: Partial<Record<"title" | "description" | "owner" | "dueOn" | "reference", string>> | undefined;
+  errors: Partial<Record<string, readonly string[]>>;
+  /** Extra class of the owner and due-date columns. */
+  fieldClassName?: string;
+  buttonClassName: string;
+}) {
+  const o = triageMessages(locale).obligations;
+  const column = fieldClassName ? `col-sm-6 ${fieldClassName}` : "col-sm-6";
+  return (
+    <>
+      <InputField
+        id={`${idPrefix}-title`}
+        name="title"
+        label={o.title}
+        value={values?.title ?? ""}
+        errors={errors.title}
+      />
+      <InputField
+        id={`${idPrefix}-description`}
+        name="description"
+        label={o.description}
+        value={values?.description ?? ""}
+        errors={errors.description}
+      />
+      <div className="row g-2">
+        <SelectField
+          id={`${idPrefix}-owner`}
+          name="owner"
+          label={o.owner}
+          value={values?.owner ?? ""}
+          errors={errors.owner}
+          className={column}
+        >
+          <AssigneeOptions people={people} locale={locale} />
+        </SelectField>
+        <InputField
+          id={`${idPrefix}-due`}
+          name="dueOn"
+          type="date"
+          label={o.dueOn}
+          value={values?.dueOn ?? ""}
+          errors={errors.dueOn}
+          className={column}
+        />
+      </div>
+      <InputField
+        id={`${idPrefix}-reference`}
+        name="reference"
+        label={o.reference}
+        hint={o.referenceHint}
+        value={values?.reference ?? ""}
+        errors={errors.reference}
+      />
+      <button type="submit" className={buttonClassName}>
+        {o.save}
+      </button>
+    </>
+  );
+}

@@ -7,6 +7,7 @@ import {
   AssigneeOptions,
   formatDueDay,
   InputField,
+  ObligationFields,
   OverdueBadge,
   type People,
   SelectField,
@@ -353,46 +354,14 @@ export function ObligationsPanel({
                   </option>
                 ))}
             </SelectField>
-            <InputField id="ob-title" name="title" label={o.title} value={values?.title ?? ""} errors={errors.title} />
-            <InputField
-              id="ob-description"
-              name="description"
-              label={o.description}
-              value={values?.description ?? ""}
-              errors={errors.description}
+            <ObligationFields
+              idPrefix="ob"
+              people={data.people}
+              locale={locale}
+              values={values}
+              errors={errors}
+              buttonClassName="btn btn-primary btn-sm"
             />
-            <div className="row g-2">
-              <SelectField
-                id="ob-owner"
-                name="owner"
-                label={o.owner}
-                value={values?.owner ?? ""}
-                errors={errors.owner}
-                className="col-sm-6"
-              >
-                <AssigneeOptions people={data.people} locale={locale} />
-              </SelectField>
-              <InputField
-                id="ob-due"
-                name="dueOn"
-                type="date"
-                label={o.dueOn}
-                value={values?.dueOn ?? ""}
-                errors={errors.dueOn}
-                className="col-sm-6"
-              />
-            </div>
-            <InputField
-              id="ob-reference"
-              name="reference"
-              label={o.reference}
-              hint={o.referenceHint}
-              value={values?.reference ?? ""}
-              errors={errors.reference}
-            />
-            <button type="submit" className="btn btn-primary btn-sm">
-              {o.save}
-            </button>
           </Form>
         </details>
       ) : (

@@ -9,7 +9,6 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import axe from "axe-core";
 import { sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -20,6 +19,7 @@ import { configureLawAlerts, lawAlertsFor } from "../../app/.server/laws/service
 import { pollAndAlert } from "../../app/.server/sources/consolidated/alerting.ts";
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import { axeViolations } from "../support/axe.ts";
 import { launchBrowser, openPage, switchColorMode } from "../support/browser.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 import { totpFromUri } from "../support/totp.ts";
@@ -33,26 +33,6 @@ async function shoot(page: Page, name: string) {
   const dir = path.resolve(import.meta.dirname, "../../screenshots/app");
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `obligation-${name}.png`), fullPage: true });
-}
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axe.source);
-  return (await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      help: v.help,
-      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target.map(String) })),
-    }));
-  })) as AxeViolation[];
 }
 
 /** axe at 1440 px light and 390 px dark (no sideways scroll), with screenshots of both. */

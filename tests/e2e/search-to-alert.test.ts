@@ -8,12 +8,12 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import axe from "axe-core";
 import { sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { madridDateDaysAgo } from "../../app/lib/madrid-date.ts";
 import { insertStoredDocument } from "../support/alerts-fixtures.ts";
+import { axeViolations } from "../support/axe.ts";
 import { launchBrowser, openPage } from "../support/browser.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 import { type SignedIn, setupOwner } from "../support/platform-members.ts";
@@ -64,16 +64,6 @@ function cookiesOf(signedIn: SignedIn) {
       const index = pair.indexOf("=");
       return { name: pair.slice(0, index), value: pair.slice(index + 1), url: server.url };
     });
-}
-
-async function axeViolations(page: Page): Promise<{ id: string; targets: string[] }[]> {
-  await page.evaluate(axe.source);
-  return (await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
-    });
-    return result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.map(String).join(" ")) }));
-  })) as { id: string; targets: string[] }[];
 }
 
 async function shoot(page: Page, name: string) {

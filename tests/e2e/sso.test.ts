@@ -10,9 +10,9 @@ import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { axeViolations } from "../support/axe.ts";
 import { launchBrowser, openPage, switchColorMode } from "../support/browser.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 import { browse, startOidcIdp } from "../support/oidc-idp.ts";
@@ -78,21 +78,6 @@ afterAll(async () => {
   await server?.stop();
   await new Promise((resolve) => (metadataServer ? metadataServer.close(resolve) : resolve(undefined)));
 });
-
-interface AxeViolation {
-  id: string;
-  nodes: { target: string[] }[];
-}
-
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axe.source);
-  return (await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
-    });
-    return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => ({ target: n.target.map(String) })) }));
-  })) as AxeViolation[];
-}
 
 async function expectAxeClean(page: Page, label: string) {
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));

@@ -17,7 +17,6 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import axe from "axe-core";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { extractText, getDocumentProxy } from "unpdf";
@@ -34,6 +33,7 @@ import { pollAndAlert } from "../../app/.server/sources/consolidated/alerting.ts
 import { createSourceHttp } from "../../app/.server/sources/http.ts";
 import { ingestBoeDay } from "../../app/.server/sources/ingest.ts";
 import { type ReplayServer, startReplayServer } from "../../app/.server/sources/replay.ts";
+import { axeViolations } from "../support/axe.ts";
 import { launchBrowser, openPage } from "../support/browser.ts";
 import { startInProcessServer } from "../support/in-process-server.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
@@ -42,26 +42,6 @@ import { totpFromUri } from "../support/totp.ts";
 const LAW = "BOE-A-2015-10565";
 const ACT = "BOE-A-2018-16673";
 const password = "tortuga-verde-lunes-27";
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axe.source);
-  return (await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      help: v.help,
-      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target.map(String) })),
-    }));
-  })) as AxeViolation[];
-}
 
 /** axe clean and nothing wider than the screen. */
 async function pageIsClean(page: Page, label: string) {
